@@ -1,0 +1,11 @@
+/** Test tiers: unit (pure), contract (one suite per port, every adapter), integration (real
+ * PostgreSQL/Redis), e2e (the real app over HTTPS). All run in `npm test`. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

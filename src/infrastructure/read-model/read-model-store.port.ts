@@ -1,0 +1,39 @@
+/**
+ * Key-value read models (Redis when REDIS_URL is set, process memory otherwise). The operations
+ * are Redis's own so the Redis adapter stays thin; the memory adapter implements the same
+ * semantics and both run test/contract/read-model-store.contract.ts.
+ */
+export type WriteOp =
+  | { op: 'set'; key: string; value: string }
+  | { op: 'del'; key: string }
+  | { op: 'hset'; key: string; fields: Record<string, string> }
+  | { op: 'hdel'; key: string; fields: string[] }
+  | { op: 'zadd'; key: string; score: number; member: string }
+  | { op: 'zrem'; key: string; member: string };
+
+export type Order = 'asc' | 'desc';
+
+export interface Page {
+  total: number;
+  /** The values stored at valuePrefix + member, in index order (null where missing). */
+  values: (string | null)[];
+}
+
+export interface ReadModelStore {
+  get(key: string): Promise<string | null>;
+  mget(keys: string[]): Promise<(string | null)[]>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  zcard(key: string): Promise<number>;
+  /** Members by score (ties by member), skipping offset, at most count. */
+  zrange(key: string, offset: number, count: number, order: Order): Promise<string[]>;
+  /** zcard + zrange + mget of valuePrefix+member in one round trip. */
+  page(indexKey: string, valuePrefix: string, offset: number, count: number, order: Order): Promise<Page>;
+  /** Applies all ops atomically (MULTI/EXEC): a reader sees all of them or none. */
+  write(ops: WriteOp[]): Promise<void>;
+  /** Removes every key of this store's namespace (projection rebuild). */
+  clear(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const READ_MODEL_STORE = Symbol('ReadModelStore');

@@ -1,0 +1,68 @@
+/**
+ * Domain errors carry a stable code from the spec's error table; one global filter maps them to
+ * the error envelope. Nothing below the HTTP layer throws HTTP exceptions.
+ */
+export type ErrorCode =
+  | 'missing_required_field'
+  | 'invalid_sip_username'
+  | 'invalid_params'
+  | 'unauthorized'
+  | 'missing_authentication'
+  | 'invalid_provider_credentials'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'precondition_failed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'header_fields_too_large'
+  | 'rate_limit_exceeded'
+  | 'internal_error'
+  | 'service_unavailable'
+  | 'provider_unavailable';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  missing_required_field: 400,
+  invalid_sip_username: 400,
+  invalid_params: 400,
+  unauthorized: 401,
+  missing_authentication: 401,
+  invalid_provider_credentials: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  header_fields_too_large: 431,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  provider_unavailable: 503,
+};
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { param?: string; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return STATUS_OF[this.code];
+  }
+}
+
+/** A malformed field of a request body, named in `error.param`. */
+export function invalidField(param: string, message: string): DomainError {
+  return new DomainError('missing_required_field', message, { param });
+}
+
+export function notFound(what: string): DomainError {
+  return new DomainError('not_found', `${what} not found`);
+}
