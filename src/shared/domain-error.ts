@@ -43,11 +43,12 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   provider_unavailable: 503,
 };
 
+/** retryAfterSeconds: how long to wait (Retry-After); retryAt: the Unix second it ends (429 body). */
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { param?: string; retryAfterSeconds?: number } = {},
+    readonly details: { param?: string; retryAfterSeconds?: number; retryAt?: number } = {},
   ) {
     super(message);
     this.name = 'DomainError';

@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { createServer as createPlainServer, Server } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule, AppModuleOptions } from './app.module';
+import { AdminBootstrap } from './platform/auth/admin-bootstrap';
+import { RequestGate } from './platform/auth/request-gate';
+import { AppConfig } from './platform/config/app-config';
+import { answerClientError } from './platform/http/client-error';
+import { createTlsServer, FrontDoor, HTTPS_REQUIRED_MESSAGE, RequestHandler } from './platform/http/front-door';
+import { registerJsonParser } from './platform/http/json-body.parser';
+import { requestIdOf } from './platform/http/request-id';
+import { RequestValidationPipe } from './platform/http/request-validation.pipe';
+import { RouteTable } from './platform/http/route-table';
+import { loadTlsMaterial, TlsMaterial } from './platform/http/tls-material';
+import { buildOpenApiDocument } from './platform/openapi/openapi.document';
+import { OpenApiDocument } from './platform/openapi/openapi.controller';
+import { DomainError } from './shared/domain-error';
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  port: number;
+  /** e.g. https://localhost:8443/v1 */
+  baseUrl: string;
+  tls: TlsMaterial | null;
+  /** The admin key generated on a first start without ADMIN_API_KEY; printed once. */
+  generatedAdminKey: string | null;
+  /** Graceful: stop accepting, finish in-flight requests, stop projections, close stores. */
+  close(): Promise<void>;
+}
+
+export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<RunningApp> {
+  const tls = config.tls.mode === 'native' ? await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }) : null;
+  let server: Server | null = null;
+  const adapter = new FastifyAdapter({
+    serverFactory: (handler: RequestHandler) => {
+      server = tls ? createTlsServer(tls, handler) : createPlainServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000 }, handler);
+      return server;
+    },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    trustProxy: config.tls.mode === 'proxy',
+    ignoreTrailingSlash: true,
+    return503OnClosing: true,
+    maxParamLength: 256,
+    clientErrorHandler: answerClientError,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, { bufferLogs: true, abortOnError: false, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  app.useGlobalPipes(new RequestValidationPipe());
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  configureFastify(fastify, app, config);
+  await app.init();
+  // We listen through our own front door, not fastify.listen(), so ready() (which compiles each
+  // route's hooks) must be called here.
+  await fastify.ready();
+  app.get(OpenApiDocument).document = buildOpenApiDocument(app);
+
+  const front = tls ? new FrontDoor(server as unknown as import('node:https').Server) : null;
+  const port = front ? await front.listen(config.port, config.host) : await listenPlain(server as unknown as Server, config);
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return {
+    app,
+    port,
+    baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`,
+    tls,
+    generatedAdminKey: app.get(AdminBootstrap).generatedKey,
+    close: async () => {
+      const closing = front ? front.close() : new Promise<void>((resolve) => (server as unknown as Server).close(() => resolve()));
+      front?.closeIdle();
+      (server as unknown as Server).closeIdleConnections();
+      await closing;
+      await app.close();
+    },
+  };
+}
+
+function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication, config: AppConfig): void {
+  const routes = app.get(RouteTable);
+  fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
+  registerJsonParser(fastify);
+  if (config.tls.mode === 'proxy') {
+    // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.
+    fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('X-Request-Id', request.id);
+      if (request.headers['x-forwarded-proto'] !== 'https') throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
+    });
+  }
+  const gate = app.get(RequestGate);
+  fastify.addHook('onRequest', gate.onRequest);
+  fastify.addHook('onResponse', gate.onResponse);
+}
+
+function listenPlain(server: Server, config: AppConfig): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : config.port);
+    });
+  });
+}

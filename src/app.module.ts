@@ -1,0 +1,73 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { AdminBootstrap } from './platform/auth/admin-bootstrap';
+import { Authenticator } from './platform/auth/authenticator';
+import { RequestGate } from './platform/auth/request-gate';
+import { APP_CONFIG, AppConfig } from './platform/config/app-config';
+import { HealthController } from './platform/health/health.controller';
+import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
+import { RouteTable } from './platform/http/route-table';
+import { loggingParams } from './platform/logging/logging';
+import { OpenApiController, OpenApiDocument } from './platform/openapi/openapi.controller';
+import { ReadModels } from './projections/read-models.service';
+import { GetAccountHandler, ListAccountsHandler } from './read/accounts/accounts.queries';
+import { AccountsReadController } from './read/accounts/http/accounts.controller';
+import { ApiKeyLookup } from './read/api-keys/api-key.lookup';
+import { ListApiKeysHandler } from './read/api-keys/api-keys.queries';
+import { ApiKeysReadController } from './read/api-keys/http/api-keys.controller';
+import { CLOCK, systemClock } from './shared/clock';
+import { CreateAccountHandler } from './write/accounts/create-account.handler';
+import { AccountsWriteController } from './write/accounts/http/accounts.controller';
+import { IssueApiKeyHandler, RevokeApiKeyHandler } from './write/api-keys/api-key.handlers';
+import { ApiKeysWriteController } from './write/api-keys/http/api-keys.controller';
+import { CommandRunner } from './write/command-runner';
+
+export interface AppModuleOptions {
+  /** Where log lines go (tests capture them to scan for secrets); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    const configModule: DynamicModule = {
+      module: class ConfigModule {},
+      global: true,
+      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: CLOCK, useValue: systemClock }],
+      exports: [APP_CONFIG, CLOCK],
+    };
+    return {
+      module: AppModule,
+      imports: [configModule, LoggerModule.forRoot(loggingParams(config.logLevel, options.logStream)), CqrsModule.forRoot(), InfrastructureModule],
+      controllers: [
+        HealthController,
+        OpenApiController,
+        AccountsWriteController,
+        AccountsReadController,
+        ApiKeysWriteController,
+        ApiKeysReadController,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        RouteTable,
+        OpenApiDocument,
+        CommandRunner,
+        ReadModels,
+        ApiKeyLookup,
+        Authenticator,
+        RequestGate,
+        AdminBootstrap,
+        CreateAccountHandler,
+        ListAccountsHandler,
+        GetAccountHandler,
+        IssueApiKeyHandler,
+        RevokeApiKeyHandler,
+        ListApiKeysHandler,
+      ],
+    };
+  }
+}

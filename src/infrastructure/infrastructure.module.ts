@@ -1,0 +1,82 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { PinoLogger } from 'nestjs-pino';
+import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
+import { createEventStore } from './event-store/event-store.factory';
+import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { MemoryKeyUsageStore } from './rate-limit/memory.key-usage-store';
+import { MemoryRateLimiter } from './rate-limit/memory.rate-limiter';
+import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimiter } from './rate-limit/rate-limiter.port';
+import { RedisKeyUsageStore } from './rate-limit/redis.key-usage-store';
+import { RedisRateLimiter } from './rate-limit/redis.rate-limiter';
+import { MemoryReadModelStore } from './read-model/memory.read-model-store';
+import { READ_MODEL_STORE, ReadModelStore } from './read-model/read-model-store.port';
+import { RedisReadModelStore } from './read-model/redis.read-model-store';
+import { closeRedisClient, createRedisClient, waitForReady } from './redis/redis.client';
+
+export const REDIS = Symbol('Redis');
+
+/**
+ * Stores chosen by configuration: Redis when REDIS_URL is set (shared by every instance),
+ * process memory otherwise; the event store from EVENT_STORE_URL (embedded PGlite when unset).
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [APP_CONFIG, PinoLogger],
+      useFactory: async (config: AppConfig, logger: PinoLogger): Promise<Redis | null> => {
+        if (!config.redisUrl) return null;
+        let lastWarned = 0;
+        const redis = createRedisClient(config.redisUrl, {
+          connectionName: 'trunkline',
+          onError: (err) => {
+            if (Date.now() - lastWarned < 5000) return;
+            lastWarned = Date.now();
+            logger.warn({ err: { message: err.message } }, 'redis connection error');
+          },
+        });
+        await waitForReady(redis, 10_000);
+        return redis;
+      },
+    },
+    {
+      provide: EVENT_STORE,
+      inject: [APP_CONFIG, PinoLogger],
+      useFactory: (config: AppConfig, logger: PinoLogger): Promise<EventStore> =>
+        createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema, logger }),
+    },
+    {
+      provide: READ_MODEL_STORE,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis | null): ReadModelStore =>
+        redis ? new RedisReadModelStore(redis, config.redisNamespace) : new MemoryReadModelStore(),
+    },
+    {
+      provide: RATE_LIMITER,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis | null): RateLimiter =>
+        redis ? new RedisRateLimiter(redis, config.redisNamespace) : new MemoryRateLimiter(),
+    },
+    {
+      provide: KEY_USAGE_STORE,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis | null): KeyUsageStore =>
+        redis ? new RedisKeyUsageStore(redis, config.redisNamespace) : new MemoryKeyUsageStore(),
+    },
+  ],
+  exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE],
+})
+export class InfrastructureModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  /** Runs after every other module's shutdown hook (projections stop first). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.events.close();
+    if (this.redis) await closeRedisClient(this.redis);
+  }
+}

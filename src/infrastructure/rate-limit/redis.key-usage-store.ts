@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis';
+import { closeRedisClient } from '../redis/redis.client';
+import type { KeyUsage, KeyUsageStore } from './rate-limiter.port';
+
+// last_used_at only moves forward, so records arriving out of order (several instances, retries)
+// never make a key look less recently used than it was.
+const RECORD_LUA = `
+redis.call('HINCRBY', KEYS[1], 'requests', 1)
+if ARGV[2] == '1' then redis.call('HINCRBY', KEYS[1], 'errors', 1) end
+local last = redis.call('HGET', KEYS[1], 'last_used_at')
+if not last or tonumber(ARGV[1]) > tonumber(last) then
+  redis.call('HSET', KEYS[1], 'last_used_at', ARGV[1])
+end`;
+
+const RECORD_COMMAND = 'trunklineKeyUsageRecord';
+const FIELDS = ['requests', 'errors', 'last_used_at'] as const;
+
+type RecordCommand = (key: string, atMs: number, isError: '0' | '1') => Promise<unknown>;
+
+export class RedisKeyUsageStore implements KeyUsageStore {
+  private readonly recordScript: RecordCommand;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+  ) {
+    redis.defineCommand(RECORD_COMMAND, { lua: RECORD_LUA, numberOfKeys: 1 });
+    const commands = redis as unknown as Record<string, RecordCommand>;
+    this.recordScript = commands[RECORD_COMMAND].bind(redis);
+  }
+
+  async record(keyId: string, at: Date, isError: boolean): Promise<void> {
+    const atMs = at.getTime();
+    if (Number.isNaN(atMs)) throw new RangeError('record() needs a valid date');
+    await this.recordScript(this.key(keyId), atMs, isError ? '1' : '0');
+  }
+
+  /** One pipeline, one round trip, however many keys. */
+  async get(keyIds: string[]): Promise<Map<string, KeyUsage>> {
+    const ids = [...new Set(keyIds)];
+    const usage = new Map<string, KeyUsage>();
+    if (ids.length === 0) return usage;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.key(id), ...FIELDS);
+    const replies = (await pipeline.exec()) ?? [];
+    ids.forEach((id, i) => {
+      const [err, fields] = replies[i] ?? [new Error('Missing pipeline reply')];
+      if (err) throw err;
+      usage.set(id, toUsage(fields as (string | null)[]));
+    });
+    return usage;
+  }
+
+  close(): Promise<void> {
+    return closeRedisClient(this.redis);
+  }
+
+  private key(keyId: string): string {
+    return `${this.namespace}usage:${keyId}`;
+  }
+}
+
+function toUsage([requests, errors, lastUsedAt]: (string | null)[]): KeyUsage {
+  return {
+    lastUsedAt: lastUsedAt === null ? null : new Date(Number(lastUsedAt)),
+    requestCount: Number(requests ?? 0),
+    errorCount: Number(errors ?? 0),
+  };
+}

@@ -1,0 +1,15 @@
+import type { Environment, Scope } from '../../write/api-keys/domain/api-key.decider';
+
+/** Who is calling: attached to the request by the auth hook. */
+export interface Principal {
+  keyId: string;
+  accountId: string | null;
+  scopes: Scope[];
+  environment: Environment;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}

@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PinoLogger } from 'nestjs-pino';
+import { CLOCK, Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Authenticator } from './authenticator';
+import { Principal } from './principal';
+import { assertAllowed, policyFor } from './route-policy';
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * Runs before body parsing on every request, matched or not: authenticate, count against the
+ * key's (or, without a valid key, the client address's) rate limit, set the rate headers, then
+ * check the route's scope. Rejecting here costs no body parsing.
+ */
+@Injectable()
+export class RequestGate {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly authenticator: Authenticator,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly logger: PinoLogger,
+  ) {
+    logger.setContext('gate');
+  }
+
+  readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    void reply.header('X-Request-Id', request.id);
+    const now = this.clock.now();
+    // The registered pattern, not the raw path, decides a matched route's policy, so no encoding
+    // trick can reach a handler under another area's rules. Unmatched requests reach no handler.
+    const policy = policyFor(request.routeOptions.url ?? request.url.split('?')[0]);
+    if (policy.kind === 'public') {
+      // Health and the API description must answer while Redis is down: limited on a best-effort basis.
+      await this.limit(`ip:${request.ip}`, reply, now).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'rate_limit_exceeded') throw error;
+      });
+      return;
+    }
+    let principal: Principal | null = null;
+    let authError: DomainError | null = null;
+    try {
+      principal = await this.dependency(() => this.authenticator.authenticate(request.headers.authorization, now));
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status >= 500) throw error;
+      authError = error;
+    }
+    await this.limit(principal ? `key:${principal.keyId}` : `ip:${request.ip}`, reply, now);
+    if (authError || !principal) throw authError ?? new DomainError('unauthorized', 'Invalid API key');
+    request.principal = principal;
+    assertAllowed(principal, policy.area, request.method);
+  };
+
+  readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = request.principal;
+    if (!principal) return;
+    this.usage.record(principal.keyId, this.clock.now(), reply.statusCode >= 400).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not record key usage');
+    });
+  };
+
+  private async limit(bucket: string, reply: FastifyReply, now: Date): Promise<void> {
+    const limit = this.config.rateLimitPerMinute;
+    const decision = await this.dependency(() => this.limiter.consume(bucket, limit, WINDOW_SECONDS));
+    void reply.headers({
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(decision.remaining),
+      'X-RateLimit-Reset': String(decision.resetAtSeconds),
+    });
+    if (decision.allowed) return;
+    const wait = Math.max(1, decision.resetAtSeconds - Math.floor(now.getTime() / 1000));
+    throw new DomainError('rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded; retry after ${decision.resetAtSeconds} (Unix time)`, {
+      retryAt: decision.resetAtSeconds,
+      retryAfterSeconds: wait,
+    });
+  }
+
+  /** A store that fails or times out becomes a fast 503 with Retry-After, never a hang. */
+  private async dependency<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.logger.warn({ err: error }, 'authentication or rate-limit store unavailable');
+      throw new DomainError('service_unavailable', 'A backing service is unavailable; retry shortly', { retryAfterSeconds: 1 });
+    }
+  }
+}

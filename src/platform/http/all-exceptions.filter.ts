@@ -1,0 +1,50 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PinoLogger } from 'nestjs-pino';
+import { DomainError } from '../../shared/domain-error';
+import { domainErrorFromFramework, envelopeOf } from './error-envelope';
+import { RouteTable } from './route-table';
+
+/** The one place where anything thrown becomes the spec's error envelope. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(
+    @Inject(RouteTable) private readonly routes: RouteTable,
+    private readonly logger: PinoLogger,
+  ) {
+    logger.setContext('http');
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const request = ctx.getRequest<FastifyRequest>();
+    const reply = ctx.getResponse<FastifyReply>();
+    if (reply.sent) return;
+    const error = this.toDomainError(exception, request, reply);
+    if (error.status >= 500 && error.code !== 'service_unavailable' && error.code !== 'provider_unavailable') {
+      this.logger.error({ err: exception, request_id: request.id }, 'unhandled error');
+    }
+    if (error.details.retryAfterSeconds !== undefined) {
+      reply.header('Retry-After', String(Math.max(1, Math.ceil(error.details.retryAfterSeconds))));
+    }
+    void reply.status(error.status).type('application/json; charset=utf-8').send(envelopeOf(error, String(request.id)));
+  }
+
+  private toDomainError(exception: unknown, request: FastifyRequest, reply: FastifyReply): DomainError {
+    if (exception instanceof DomainError) return exception;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return this.notFoundOrWrongMethod(request, reply);
+      return domainErrorFromFramework({ statusCode: status }) ?? new DomainError('internal_error', 'Internal server error');
+    }
+    const framework = domainErrorFromFramework(exception as { code?: string; statusCode?: number });
+    return framework ?? new DomainError('internal_error', 'Internal server error');
+  }
+
+  private notFoundOrWrongMethod(request: FastifyRequest, reply: FastifyReply): DomainError {
+    const allowed = this.routes.allowedMethods(request.url);
+    if (allowed.length === 0) return new DomainError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+    reply.header('Allow', allowed.join(', '));
+    return new DomainError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`);
+  }
+}

@@ -1,0 +1,81 @@
+import { createServer as createHttpServer, IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer, Server as NetServer, Socket } from 'node:net';
+import { envelope } from './error-envelope';
+
+const TLS_HANDSHAKE = 0x16;
+const HTTPS_REQUIRED = 'HTTPS is required: this port speaks TLS only; use https://';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * One port, two protocols: the first byte of a connection says whether it is a TLS handshake
+ * (handed to the HTTPS server) or plain HTTP (answered 400 in the error envelope, as the spec
+ * wants, instead of a TLS alert the client cannot read).
+ */
+export class FrontDoor {
+  readonly listener: NetServer;
+  private readonly plain: HttpServer;
+
+  constructor(readonly tlsServer: HttpsServer) {
+    this.plain = createHttpServer({ maxHeaderSize: 16 * 1024 }, rejectPlainHttp);
+    this.plain.keepAliveTimeout = 1;
+    this.listener = createNetServer({ pauseOnConnect: false }, (socket) => this.route(socket));
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.listener.once('error', reject);
+      this.listener.listen(port, host, () => {
+        this.listener.off('error', reject);
+        const address = this.listener.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  /** Stops accepting connections; in-flight requests finish, idle keep-alive sockets close. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
+    await Promise.all([
+      new Promise<void>((resolve) => this.tlsServer.close(() => resolve())),
+      new Promise<void>((resolve) => this.plain.close(() => resolve())),
+    ]);
+  }
+
+  /** Called right after the listener closes, so keep-alive sockets do not hold shutdown open. */
+  closeIdle(): void {
+    this.tlsServer.closeIdleConnections();
+    this.plain.closeIdleConnections();
+  }
+
+  private route(socket: Socket): void {
+    socket.once('error', () => socket.destroy());
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.once('data', (first: Buffer) => {
+      socket.setTimeout(0);
+      socket.pause();
+      socket.unshift(first);
+      const target = first[0] === TLS_HANDSHAKE ? this.tlsServer : this.plain;
+      target.emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  }
+}
+
+function rejectPlainHttp(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(envelope('missing_required_field', HTTPS_REQUIRED));
+  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}
+
+export function createTlsServer(material: { cert: string; key: string }, handler: RequestHandler): HttpsServer {
+  const server = createHttpsServer(
+    { cert: material.cert, key: material.key, minVersion: 'TLSv1.2', maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000 },
+    handler,
+  );
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+export const HTTPS_REQUIRED_MESSAGE = HTTPS_REQUIRED;

@@ -1,0 +1,29 @@
+import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** Query strings arrive as text: digits become numbers, anything else stays text and fails IsInt. */
+export const toInteger = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value));
+
+export class PaginationQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @toInteger()
+  @IsInt({ message: 'limit must be an integer between 1 and 100' })
+  @Min(1, { message: 'limit must be an integer between 1 and 100' })
+  @Max(100, { message: 'limit must be an integer between 1 and 100' })
+  limit: number = 20;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @toInteger()
+  @IsInt({ message: 'offset must be a non-negative integer' })
+  @Min(0, { message: 'offset must be a non-negative integer' })
+  offset: number = 0;
+}
+
+export class PaginationDto {
+  @ApiProperty() limit!: number;
+  @ApiProperty() offset!: number;
+  @ApiProperty({ description: 'Number of matching items' }) total!: number;
+}

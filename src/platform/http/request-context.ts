@@ -1,0 +1,25 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
+import { DomainError } from '../../shared/domain-error';
+import { Principal } from '../auth/principal';
+
+export interface RequestContext {
+  principal: Principal;
+  requestId: string;
+}
+
+/** Who acted and under which request: recorded on every event the request causes. */
+export const eventMetadata = (ctx: RequestContext): EventMetadata => ({ actor: ctx.principal.keyId, correlation_id: ctx.requestId });
+
+/** The account the calling key belongs to; the gate guarantees one on account routes. */
+export function accountOf(ctx: RequestContext): string {
+  if (!ctx.principal.accountId) throw new DomainError('forbidden', 'This key is not bound to an account');
+  return ctx.principal.accountId;
+}
+
+export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext): RequestContext => {
+  const request = execution.switchToHttp().getRequest<FastifyRequest>();
+  if (!request.principal) throw new DomainError('missing_authentication', 'Missing Authorization header');
+  return { principal: request.principal, requestId: String(request.id) };
+});

@@ -1,0 +1,49 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { DomainError } from '../../shared/domain-error';
+
+/**
+ * Validates bodies and query strings against their DTO classes. A bad body field is
+ * `400 missing_required_field` naming the field (decisions.md), a bad query parameter
+ * `400 invalid_params`. Unknown fields are refused, not silently dropped: a typo in a
+ * provisioning script should fail loudly.
+ */
+@Injectable()
+export class RequestValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const type = metadata.metatype;
+    if (!type || !isDtoClass(type) || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
+    const code = metadata.type === 'body' ? 'missing_required_field' : 'invalid_params';
+    if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new DomainError(code, metadata.type === 'body' ? 'Request body must be a JSON object' : 'Invalid query string');
+    }
+    if (metadata.type === 'query') rejectRepeatedParameters(value as Record<string, unknown>);
+    const instance = plainToInstance(type, value, { enableImplicitConversion: false, exposeDefaultValues: true }) as object;
+    const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true });
+    if (errors.length > 0) {
+      const { param, message } = describe(errors[0]);
+      throw new DomainError(code, message, { param });
+    }
+    return instance;
+  }
+}
+
+function isDtoClass(type: unknown): type is new () => object {
+  return typeof type === 'function' && ![String, Boolean, Number, Array, Object].includes(type as never);
+}
+
+function rejectRepeatedParameters(query: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw new DomainError('invalid_params', `Query parameter ${name} is given more than once`, { param: name });
+  }
+}
+
+function describe(error: ValidationError, path = ''): { param: string; message: string } {
+  const param = path ? `${path}.${error.property}` : error.property;
+  if (error.children && error.children.length > 0) return describe(error.children[0], param);
+  const constraints = error.constraints ?? {};
+  if (constraints.whitelistValidation) return { param, message: `Unknown field: ${param}` };
+  const message = Object.values(constraints)[0] ?? `${param} is invalid`;
+  return { param, message };
+}

@@ -1,0 +1,125 @@
+import {
+  comparePositions,
+  decodePosition,
+  encodePosition,
+  EventStore,
+  EventSubscription,
+  GlobalPosition,
+  StoredEvent,
+} from '../infrastructure/event-store/event-store.port';
+import { ReadModelStore, WriteOp } from '../infrastructure/read-model/read-model-store.port';
+import { Projection } from './projection';
+
+export interface ProjectionStatus {
+  name: string;
+  checkpoint: string | null;
+  /** Age of the oldest event not yet applied; 0 when caught up with the store. */
+  lagMs: number;
+  caughtUp: boolean;
+}
+
+interface Waiter {
+  position: GlobalPosition;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+const BATCH_SIZE = 500;
+
+/**
+ * Follows the event store from a checkpoint kept in the read-model store itself, written in the
+ * same atomic batch as the projection's writes: a crash between the two cannot happen, so a
+ * restart neither loses nor repeats an event's effect.
+ */
+export class ProjectionRunner {
+  private subscription: EventSubscription | null = null;
+  private checkpoint: GlobalPosition | null = null;
+  private waiters: Waiter[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly projections: Projection[],
+    private readonly store: ReadModelStore,
+    private readonly events: EventStore,
+  ) {}
+
+  private get checkpointKey(): string {
+    return `checkpoint:${this.name}`;
+  }
+
+  async start(): Promise<void> {
+    const saved = await this.store.get(this.checkpointKey);
+    this.checkpoint = saved ? decodePosition(saved) : null;
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: BATCH_SIZE }, (batch) => this.applyBatch(batch));
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+    for (const waiter of this.waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+  }
+
+  /** Drops every read model of this store and replays all events from the start. */
+  async rebuild(): Promise<void> {
+    await this.stop();
+    await this.store.clear();
+    this.checkpoint = null;
+    await this.start();
+  }
+
+  /** Resolves true once every event up to `position` is applied, false after the timeout. */
+  waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
+    if (this.reached(position)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        position,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Compares the checkpoint with the store: one small read, for /readyz and logs. */
+  async status(now: Date = new Date()): Promise<ProjectionStatus> {
+    const [next] = await this.events.readAll({ after: this.checkpoint, maxCount: 1 });
+    const lagMs = next ? Math.max(0, now.getTime() - next.recordedAt.getTime()) : 0;
+    return { name: this.name, checkpoint: this.checkpoint ? encodePosition(this.checkpoint) : null, lagMs, caughtUp: !next };
+  }
+
+  private reached(position: GlobalPosition): boolean {
+    return this.checkpoint !== null && comparePositions(this.checkpoint, position) >= 0;
+  }
+
+  private async applyBatch(batch: StoredEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    const last = batch[batch.length - 1];
+    const ops: WriteOp[] = batch.flatMap((event) => this.projections.flatMap((p) => p.apply(event)));
+    ops.push({ op: 'set', key: this.checkpointKey, value: encodePosition(last.position) });
+    await this.store.write(ops);
+    this.checkpoint = last.position;
+    this.releaseWaiters();
+  }
+
+  private releaseWaiters(): void {
+    const [ready, pending] = partition(this.waiters, (w) => this.reached(w.position));
+    this.waiters = pending;
+    for (const waiter of ready) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(true);
+    }
+  }
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
+}

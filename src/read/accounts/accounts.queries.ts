@@ -1,0 +1,42 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import { accountKeys } from '../../projections/accounts/accounts.projection';
+import { DomainError } from '../../shared/domain-error';
+import { AccountDto } from '../../write/accounts/dto/create-account.request.dto';
+
+export class ListAccounts {
+  constructor(readonly limit: number, readonly offset: number) {}
+}
+export class GetAccount {
+  constructor(readonly accountId: string) {}
+}
+
+export interface AccountList {
+  accounts: AccountDto[];
+  pagination: { limit: number; offset: number; total: number };
+}
+
+const toDto = (h: Record<string, string>): AccountDto => ({ id: h.id, name: h.name, created_at: h.created_at });
+
+@QueryHandler(ListAccounts)
+export class ListAccountsHandler implements IQueryHandler<ListAccounts, AccountList> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ limit, offset }: ListAccounts): Promise<AccountList> {
+    const [total, ids] = await Promise.all([this.store.zcard(accountKeys.index), this.store.zrange(accountKeys.index, offset, limit, 'desc')]);
+    const records = await Promise.all(ids.map((id) => this.store.hgetall(accountKeys.account(id))));
+    return { accounts: records.filter((r) => r.id).map(toDto), pagination: { limit, offset, total } };
+  }
+}
+
+@QueryHandler(GetAccount)
+export class GetAccountHandler implements IQueryHandler<GetAccount, AccountDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId }: GetAccount): Promise<AccountDto> {
+    const record = await this.store.hgetall(accountKeys.account(accountId));
+    if (!record.id) throw new DomainError('not_found', `Account ${accountId} not found`);
+    return toDto(record);
+  }
+}

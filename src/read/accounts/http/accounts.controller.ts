@@ -1,0 +1,30 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { PaginationDto, PaginationQueryDto } from '../../../platform/http/pagination';
+import { AccountDto } from '../../../write/accounts/dto/create-account.request.dto';
+import { AccountList, GetAccount, ListAccounts } from '../accounts.queries';
+
+class AccountListDto {
+  @ApiProperty({ type: [AccountDto] }) accounts!: AccountDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('v1/accounts')
+export class AccountsReadController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOkResponse({ type: AccountListDto, description: 'Newest first' })
+  list(@Query() query: PaginationQueryDto): Promise<AccountList> {
+    return this.queries.execute(new ListAccounts(query.limit, query.offset));
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: AccountDto })
+  get(@Param('id') id: string): Promise<AccountDto> {
+    return this.queries.execute(new GetAccount(id));
+  }
+}

@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { SCOPES, Scope } from '../domain/api-key.decider';
+
+export class IssueApiKeyRequestDto {
+  @ApiPropertyOptional({ description: 'Account the key acts for. Omit only for keys whose scopes are ["admin"].' })
+  @IsOptional()
+  @IsString({ message: 'account_id must be a string' })
+  @Matches(/^acct_[A-Za-z0-9]{1,64}$/, { message: 'account_id must be an account id (acct_…)' })
+  account_id?: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200 })
+  @IsString({ message: 'name must be a string' })
+  @Length(1, 200, { message: 'name must be 1-200 characters' })
+  name!: string;
+
+  @ApiProperty({ enum: SCOPES, isArray: true, description: 'full: everything of its account; read: GET only; ingest: /v1/ingest and /v1/gateway; admin: accounts and keys' })
+  @IsArray({ message: 'scopes must be an array of full, read, ingest, admin' })
+  @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
+  @ArrayMaxSize(4, { message: 'scopes has at most 4 entries' })
+  @IsIn(SCOPES as unknown as string[], { each: true, message: 'scopes entries must be full, read, ingest or admin' })
+  scopes!: Scope[];
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'After this instant the key fails authentication' })
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'expires_at must be an ISO 8601 instant' })
+  expires_at?: string;
+}
+
+export class ApiKeyDto {
+  @ApiProperty({ example: 'key_…' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ nullable: true, type: String }) account_id!: string | null;
+  @ApiProperty({ enum: SCOPES, isArray: true }) scopes!: Scope[];
+  @ApiProperty({ enum: ['live', 'test'] }) environment!: 'live' | 'test';
+  @ApiProperty({ description: 'Last 4 characters of the key' }) key_hint!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at!: string | null;
+}
+
+export class IssuedApiKeyDto extends ApiKeyDto {
+  @ApiProperty({ description: 'The key. Shown once, here; only its hash is kept.' }) key!: string;
+}

@@ -1,0 +1,28 @@
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
+import { IssueApiKey, RevokeApiKey } from '../api-key.handlers';
+import { IssueApiKeyRequestDto, IssuedApiKeyDto } from '../dto/issue-api-key.request.dto';
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('v1/api-keys')
+export class ApiKeysWriteController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: IssuedApiKeyDto, description: 'The key is in this response only' })
+  issue(@Body() body: IssueApiKeyRequestDto, @Ctx() ctx: RequestContext): Promise<IssuedApiKeyDto> {
+    const input = { accountId: body.account_id ?? null, name: body.name, scopes: body.scopes, expiresAt: body.expires_at ? new Date(body.expires_at) : null };
+    return this.commands.execute(new IssueApiKey(input, eventMetadata(ctx)));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Revoked; effective at once on every instance' })
+  async revoke(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
+    await this.commands.execute(new RevokeApiKey(id, eventMetadata(ctx)));
+  }
+}

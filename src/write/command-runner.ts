@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Decider, fold } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import { newEventId } from '../shared/ids';
+import {
+  AppendResult,
+  EVENT_STORE,
+  EventMetadata,
+  EventStore,
+  ExpectedVersion,
+  GlobalPosition,
+  VersionConflictError,
+} from '../infrastructure/event-store/event-store.port';
+
+export interface DomainEvent {
+  type: string;
+  data: object;
+}
+
+export interface CommandOutcome<E, S> {
+  events: E[];
+  /** State after the new events. */
+  state: S;
+  /** Position of the last new event; null when the command changed nothing. */
+  position: GlobalPosition | null;
+  revision: number;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * read → fold → decide → append with the expected version, retried a bounded number of times on
+ * a version conflict (another writer got there first; deciding again on the fresh state is safe
+ * because deciders are pure).
+ */
+@Injectable()
+export class CommandRunner {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async run<C, E extends DomainEvent, S>(
+    streamId: string,
+    decider: Decider<C, E, S>,
+    command: C,
+    metadata: EventMetadata,
+    options: { expected?: ExpectedVersion } = {},
+  ): Promise<CommandOutcome<E, S>> {
+    for (let attempt = 1; ; attempt++) {
+      const stored = await this.store.readStream(streamId);
+      const history = stored.map((e) => ({ type: e.type, data: e.data }) as E);
+      const state = fold(decider, history);
+      const revision = stored.length - 1;
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, position: null, revision };
+      const expected = options.expected ?? (revision < 0 ? 'no_stream' : revision);
+      try {
+        const result: AppendResult = await this.store.append(
+          streamId,
+          events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
+          expected,
+        );
+        return { events, state: events.reduce(decider.evolve, state), position: result.position, revision: result.nextExpectedVersion };
+      } catch (error) {
+        if (!(error instanceof VersionConflictError)) throw error;
+        if (options.expected !== undefined) throw new DomainError('precondition_failed', `${streamId} has changed since version ${String(options.expected)}`);
+        if (attempt >= MAX_ATTEMPTS) throw new DomainError('conflict', 'Too many concurrent changes to the same resource; retry');
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { expectError } from '../support/http-client';
+import { rawTls } from '../support/raw-socket';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** Bad input of every kind gets a 4xx in the envelope, never a 5xx (embedded stores). */
+describe('error envelope for bad input', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ BODY_LIMIT_BYTES: String(64 * 1024) });
+  });
+  afterAll(() => app.stop());
+
+  it('answers an unknown route with 404 not_found', async () => {
+    expectError(await app.admin.get('/nowhere'), 404, 'not_found');
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const response = await app.admin.call('PUT', '/v1/accounts');
+    expectError(response, 405, 'method_not_allowed');
+    expect(response.headers.allow).toContain('POST');
+    expect(response.headers.allow).toContain('GET');
+  });
+
+  it('answers malformed JSON with 400 missing_required_field and no param', async () => {
+    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.param).toBeUndefined();
+  });
+
+  it('answers a body that is not valid UTF-8 with 400', async () => {
+    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), headers: { 'content-type': 'application/json' } });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.message).toMatch(/UTF-8/);
+  });
+
+  it('names the field of a wrong type', async () => {
+    const response = await app.admin.post('/v1/accounts', { name: 42 });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.param).toBe('name');
+  });
+
+  it('names a missing required field', async () => {
+    const response = await app.admin.post('/v1/accounts', {});
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.param).toBe('name');
+  });
+
+  it('refuses unknown fields, naming them', async () => {
+    const response = await app.admin.post('/v1/accounts', { name: 'A', colour: 'red' });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.param).toBe('colour');
+  });
+
+  it('refuses a JSON array where an object is expected', async () => {
+    expectError(await app.admin.post('/v1/accounts', [{ name: 'A' }]), 400, 'missing_required_field');
+  });
+
+  it('refuses prototype poisoning', async () => {
+    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: '{"name":"A","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    expectError(response, 400, 'missing_required_field');
+  });
+
+  it('answers an enum value outside the list, naming the field', async () => {
+    const response = await app.admin.post('/v1/api-keys', { name: 'x', scopes: ['root'] });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.param).toBe('scopes');
+  });
+
+  it('answers a body over the limit with 413 payload_too_large', async () => {
+    expectError(await app.admin.post('/v1/accounts', { name: 'x'.repeat(70 * 1024) }), 413, 'payload_too_large');
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    expectError(await app.admin.call('POST', '/v1/accounts', { rawBody: 'name=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+  });
+
+  it('answers a bad query parameter with 400 invalid_params', async () => {
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'limit=1&limit=2']) {
+      const response = await app.admin.get(`/v1/accounts?${query}`);
+      expectError(response, 400, 'invalid_params');
+    }
+  });
+
+  it('answers oversized headers with 431 in the envelope', async () => {
+    const raw = await rawTls(app.running.port, app.running.tls!.cert, `GET /v1/accounts HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 431/);
+    expect(raw).toContain('"code":"header_fields_too_large"');
+  });
+
+  it('echoes a sane X-Request-Id and generates one otherwise', async () => {
+    const echoed = await app.admin.get('/v1/nowhere', { headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers['x-request-id']).toBe('abc-123');
+    const generated = await app.admin.get('/v1/nowhere', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never carries framework banner headers', async () => {
+    const response = await app.admin.get('/healthz');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers.server).toBeUndefined();
+  });
+});

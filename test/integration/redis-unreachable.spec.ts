@@ -1,0 +1,67 @@
+import type { Redis } from 'ioredis';
+import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
+import { RedisKeyUsageStore } from '../../src/infrastructure/rate-limit/redis.key-usage-store';
+import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis.rate-limiter';
+import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
+import { testRedisUrl, uniqueNamespace } from '../support/redis';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+
+/** The service answers 503 when Redis is away; that needs commands to fail, fast, not hang. */
+const FAST_MS = 2000;
+
+const CALLS: Record<string, (redis: Redis, ns: string) => Promise<unknown>> = {
+  'rate limiter consume()': (redis, ns) => new RedisRateLimiter(redis, ns).consume('bucket', 10, 60),
+  'read model get()': (redis, ns) => new RedisReadModelStore(redis, ns).get('key'),
+  'read model page()': (redis, ns) => new RedisReadModelStore(redis, ns).page('ix', 'v:', 0, 10, 'asc'),
+  'read model write()': (redis, ns) => new RedisReadModelStore(redis, ns).write([{ op: 'del', key: 'k' }]),
+  'key usage get()': (redis, ns) => new RedisKeyUsageStore(redis, ns).get(['key']),
+  'key usage record()': (redis, ns) => new RedisKeyUsageStore(redis, ns).record('key', new Date(), false),
+};
+
+async function msUntilRejected(call: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await expect(call()).rejects.toThrow();
+  return Date.now() - started;
+}
+
+describe('when Redis cannot be reached', () => {
+  const clients: Redis[] = [];
+  const client = (url: string) => {
+    const redis = createRedisClient(url, { connectionName: 'test:unreachable' });
+    clients.push(redis);
+    return redis;
+  };
+  let proxy: TcpProxy | undefined;
+  afterAll(async () => {
+    await proxy?.cut();
+    await Promise.all(clients.map((redis) => closeRedisClient(redis)));
+  });
+
+  describe('on a client that never connected (closed port)', () => {
+    it.each(Object.keys(CALLS))('%s rejects within 2 s', async (name) => {
+      const redis = client('redis://127.0.0.1:1');
+      expect(await msUntilRejected(() => CALLS[name](redis, uniqueNamespace()))).toBeLessThan(FAST_MS);
+    });
+  });
+
+  describe('on a client whose Redis went away after boot', () => {
+    let redis: Redis;
+    beforeAll(async () => {
+      const target = new URL(testRedisUrl());
+      proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+      redis = client(`redis://127.0.0.1:${proxy.port}`);
+      await waitForReady(redis, 5000);
+      await redis.ping();
+      await proxy.cut();
+    });
+
+    it.each(Object.keys(CALLS))('%s rejects within 2 s', async (name) => {
+      expect(await msUntilRejected(() => CALLS[name](redis, uniqueNamespace()))).toBeLessThan(FAST_MS);
+    });
+  });
+
+  it('waitForReady gives up after its timeout, naming the connection error', async () => {
+    const redis = client('redis://127.0.0.1:1');
+    await expect(waitForReady(redis, 300)).rejects.toThrow(/not ready after 300 ms: .*ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,71 @@
+import { Agent, request } from 'undici';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  text: string;
+}
+
+/** An HTTPS client that trusts exactly the app's certificate (no rejectUnauthorized: false). */
+export class ApiClient {
+  private readonly agent: Agent;
+
+  constructor(
+    readonly origin: string,
+    ca: string | null,
+    private readonly defaultKey: string | null = null,
+  ) {
+    this.agent = new Agent({ connect: ca ? { ca } : {}, connections: 16 });
+  }
+
+  withKey(key: string | null): ApiClient {
+    const client = Object.create(this) as ApiClient;
+    (client as unknown as { defaultKey: string | null }).defaultKey = key;
+    return client;
+  }
+
+  async call<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; key?: string | null } = {}): Promise<ApiResponse<T>> {
+    const key = options.key === undefined ? this.defaultKey : options.key;
+    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await request(`${this.origin}${path}`, { method: method as 'GET', headers, body, dispatcher: this.agent });
+    const text = await response.body.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers as ApiResponse['headers'], body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, options?: Parameters<ApiClient['call']>[2]) {
+    return this.call<T>('GET', path, options);
+  }
+  post<T = any>(path: string, body?: unknown, options?: Parameters<ApiClient['call']>[2]) {
+    return this.call<T>('POST', path, { ...options, body });
+  }
+  patch<T = any>(path: string, body?: unknown, options?: Parameters<ApiClient['call']>[2]) {
+    return this.call<T>('PATCH', path, { ...options, body });
+  }
+  delete<T = any>(path: string, options?: Parameters<ApiClient['call']>[2]) {
+    return this.call<T>('DELETE', path, options);
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** The envelope of decisions.md: {"error": {"code", "message", "status"}}. */
+export function expectError(response: ApiResponse, status: number, code: string): void {
+  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
+  expect(response.body.error.status).toBe(status);
+  expect(typeof response.body.error.message).toBe('string');
+  expect(response.body.error.message.length).toBeGreaterThan(0);
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
+
+export function testRedisUrl(): string {
+  return process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
+/** `t:<random>:`, so concurrent test files and runs never see each other's keys. */
+export function uniqueNamespace(): string {
+  return `t:${randomBytes(6).toString('hex')}:`;
+}
+
+export async function deleteNamespace(redis: Redis, namespace: string): Promise<void> {
+  const match = `${namespace.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/**
+ * Clients and namespaces of one test file: `client()` opens a connection, `namespace()` hands
+ * out a fresh namespace, `teardown()` (in afterAll) deletes their keys and closes every client.
+ */
+export class RedisTestContext {
+  private readonly clients: Redis[] = [];
+  private readonly namespaces: string[] = [];
+
+  constructor(private readonly name: string) {}
+
+  async client(role = 'main'): Promise<Redis> {
+    const redis = createRedisClient(testRedisUrl(), { connectionName: `test:${this.name}:${role}` });
+    this.clients.push(redis);
+    await waitForReady(redis, 5000);
+    return redis;
+  }
+
+  namespace(): string {
+    const namespace = uniqueNamespace();
+    this.namespaces.push(namespace);
+    return namespace;
+  }
+
+  async teardown(): Promise<void> {
+    const [cleaner] = this.clients;
+    if (cleaner) {
+      for (const namespace of this.namespaces) await deleteNamespace(cleaner, namespace);
+    }
+    await Promise.all(this.clients.map((redis) => closeRedisClient(redis)));
+  }
+}
