@@ -43,9 +43,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     genReqId: requestIdOf,
     requestIdHeader: false,
     trustProxy: config.tls.mode === 'proxy',
-    ignoreTrailingSlash: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
-    maxParamLength: 256,
     clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, { bufferLogs: true, abortOnError: false, bodyParser: false });
@@ -69,10 +68,14 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     tls,
     generatedAdminKey: app.get(AdminBootstrap).generatedKey,
     close: async () => {
-      const closing = front ? front.close() : new Promise<void>((resolve) => (server as unknown as Server).close(() => resolve()));
-      front?.closeIdle();
-      (server as unknown as Server).closeIdleConnections();
-      await closing;
+      if (front) {
+        await front.close();
+      } else {
+        const plain = server as unknown as Server;
+        const closed = new Promise<void>((resolve) => plain.close(() => resolve()));
+        plain.closeIdleConnections();
+        await closed;
+      }
       await app.close();
     },
   };

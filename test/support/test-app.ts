@@ -8,7 +8,9 @@ import { CreateAccount } from '../../src/write/accounts/create-account.handler';
 import { IssueApiKey } from '../../src/write/api-keys/api-key.handlers';
 import type { Scope } from '../../src/write/api-keys/domain/api-key.decider';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
+import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
 import { ApiClient } from './http-client';
+import { deleteNamespace } from './redis';
 
 export interface TestApp {
   running: RunningApp;
@@ -53,6 +55,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     async stop() {
       await Promise.all([admin.close(), anonymous.close()]);
       await running.close();
+      if (config.redisUrl) await clearRedisNamespace(config.redisUrl, config.redisNamespace);
       if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -77,4 +80,14 @@ export async function provisionAccountDirect(app: TestApp, scopes: Scope[] = ['f
   const account = await bus.execute(new CreateAccount(name, metadata));
   const key = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'test key', scopes, expiresAt: null }, metadata));
   return { accountId: account.id as string, key: key.key as string, keyId: key.id as string, client: app.admin.withKey(key.key) };
+}
+
+async function clearRedisNamespace(url: string, namespace: string): Promise<void> {
+  const redis = createRedisClient(url, { connectionName: 'test-cleanup' });
+  try {
+    await waitForReady(redis, 5000);
+    await deleteNamespace(redis, namespace);
+  } finally {
+    await closeRedisClient(redis);
+  }
 }

@@ -16,6 +16,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export class FrontDoor {
   readonly listener: NetServer;
   private readonly plain: HttpServer;
+  private readonly sockets = new Set<Socket>();
 
   constructor(readonly tlsServer: HttpsServer) {
     this.plain = createHttpServer({ maxHeaderSize: 16 * 1024 }, rejectPlainHttp);
@@ -28,28 +29,41 @@ export class FrontDoor {
       this.listener.once('error', reject);
       this.listener.listen(port, host, () => {
         this.listener.off('error', reject);
+        // The HTTP servers never listen themselves; 'listening' starts their connection tracking,
+        // which enforces headersTimeout/requestTimeout and lets closeIdleConnections work.
+        this.tlsServer.emit('listening');
+        this.plain.emit('listening');
         const address = this.listener.address();
         resolve(typeof address === 'object' && address ? address.port : port);
       });
     });
   }
 
-  /** Stops accepting connections; in-flight requests finish, idle keep-alive sockets close. */
-  async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
-    await Promise.all([
-      new Promise<void>((resolve) => this.tlsServer.close(() => resolve())),
-      new Promise<void>((resolve) => this.plain.close(() => resolve())),
-    ]);
+  /**
+   * Stops accepting connections; in-flight requests finish, keep-alive sockets close as soon as
+   * they are idle, and whatever is still open after `graceMs` is cut.
+   */
+  async close(graceMs = 10_000): Promise<void> {
+    const drained = new Promise<void>((resolve) => this.listener.close(() => resolve()));
+    this.tlsServer.close();
+    this.plain.close();
+    const sweep = setInterval(() => this.closeIdle(), 25);
+    this.closeIdle();
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([drained, deadline]);
+    clearInterval(sweep);
+    for (const socket of this.sockets) socket.destroy();
+    await drained;
   }
 
-  /** Called right after the listener closes, so keep-alive sockets do not hold shutdown open. */
-  closeIdle(): void {
+  private closeIdle(): void {
     this.tlsServer.closeIdleConnections();
     this.plain.closeIdleConnections();
   }
 
   private route(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
     socket.once('error', () => socket.destroy());
     socket.setTimeout(10_000, () => socket.destroy());
     socket.once('data', (first: Buffer) => {

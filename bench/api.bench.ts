@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchEventStoreAppends } from './event-store.bench';
+import { BenchOptions, parseBenchOptions } from './support/bench-options';
+import { AppReady, BARE_SPEC_ENV, BareReady, BareServerSpec } from './support/child-messages';
+import { Cleanups, deleteRedisNamespace, dropSchema } from './support/cleanups';
+import { LoadRun, LoadTarget, measure, medianOf } from './support/http-load';
+import { describeMachine } from './support/machine';
+import { getUntilOk } from './support/probe';
+import { BenchReport, formatReport, RATIO_TARGET } from './support/report';
+import { startServerChild } from './support/server-child';
+
+/*
+ * The API's cost over a bare Fastify HTTPS server, measured in one run on one machine: the real
+ * app (PostgreSQL event store, Redis read models, auth, rate limit, usage counter) and a bare
+ * server each run in a child process and get the same autocannon load, alternately; then the
+ * PostgreSQL event store's append rate. Throwaway schema and Redis namespace, removed at the end.
+ */
+const LOG_LEVEL = 'warn';
+const UNLIMITED_PER_MINUTE = '1000000000';
+const APP_VARIABLES = ['ADMIN_API_KEY', 'APP_ENV', 'CLICKHOUSE_URL', 'TLS_MODE', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'PORT', 'HOST'];
+
+async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchReport> {
+  const suffix = randomBytes(6).toString('hex');
+  const schema = `bench_${suffix}`;
+  const namespace = `bench:${suffix}:`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
+  // Registered first, so they run last: after the children that use them have stopped.
+  cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.add(`drop schema ${schema}`, () => dropSchema(options.databaseUrl, schema));
+  cleanups.add(`delete Redis namespace ${namespace}`, async () => void (await deleteRedisNamespace(options.redisUrl, namespace)));
+  const machine = await describeMachine(options.databaseUrl, options.redisUrl);
+
+  const app = await startServerChild<AppReady>(join(__dirname, 'support', 'app-server.js'), cleanups, {
+    env: appEnvironment(options, { dataDir, schema, namespace }),
+    execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [],
+  });
+  const path = options.path.replaceAll('{account_id}', app.ready.accountId);
+  const appTarget: LoadTarget = {
+    url: `https://127.0.0.1:${app.ready.port}${path}`,
+    ca: app.ready.cert,
+    headers: { authorization: `Bearer ${options.key === 'admin' ? app.ready.adminKey : app.ready.accountKey}` },
+  };
+  const body = await getUntilOk(appTarget.url, appTarget.ca, appTarget.headers);
+
+  const spec: BareServerSpec = { cert: app.ready.cert, key: app.ready.key, route: options.path.replace(/\{(\w+)\}/g, ':$1'), body };
+  const bare = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
+    env: { ...process.env, NODE_ENV: 'production', [BARE_SPEC_ENV]: JSON.stringify(spec) },
+  });
+  const bareTarget: LoadTarget = { url: `https://127.0.0.1:${bare.ready.port}${path}`, ca: app.ready.cert, headers: appTarget.headers };
+  const bareBody = await getUntilOk(bareTarget.url, bareTarget.ca, {});
+  if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body)) throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
+
+  const settings = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
+  const bareRuns: LoadRun[] = [];
+  const appRuns: LoadRun[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    bareRuns.push(await measure(bareTarget, settings));
+    progress(`round ${round}/${options.rounds}: bare ${bareRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
+    appRuns.push(await measure(appTarget, settings));
+    progress(`round ${round}/${options.rounds}: app  ${appRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
+  }
+  // Both servers stop before the event-store bench, which then has the machine to itself.
+  await Promise.all([bare.stop(), app.stop()]);
+
+  let eventStore: BenchReport['eventStore'] = null;
+  if (options.eventStore) {
+    progress(`event store: ${options.eventStore.writers} writers for ${options.eventStore.seconds} s`);
+    const figures = await benchEventStoreAppends({ url: options.databaseUrl, ...options.eventStore });
+    eventStore = { ...figures, ...options.eventStore };
+  }
+
+  const [bareMedian, appMedian] = [medianOf(bareRuns), medianOf(appRuns)];
+  return {
+    machine,
+    settings: { path: options.path, key: options.key, ...settings, rounds: options.rounds, logLevel: LOG_LEVEL, bodyBytes: Buffer.byteLength(body) },
+    bare: { median: bareMedian, runs: bareRuns },
+    app: { median: appMedian, runs: appRuns },
+    ratio: appMedian.requestsPerSecond / bareMedian.requestsPerSecond,
+    ratioTarget: RATIO_TARGET,
+    eventStore,
+  };
+}
+
+function appEnvironment(options: BenchOptions, store: { dataDir: string; schema: string; namespace: string }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of APP_VARIABLES) delete env[name];
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: store.dataDir,
+    EVENT_STORE_URL: options.databaseUrl,
+    EVENT_STORE_SCHEMA: store.schema,
+    REDIS_URL: options.redisUrl,
+    REDIS_NAMESPACE: store.namespace,
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: UNLIMITED_PER_MINUTE,
+    LOG_LEVEL,
+  };
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const cleanups = new Cleanups();
+  const interrupted = (signal: NodeJS.Signals) => {
+    progress(`${signal}: cleaning up`);
+    void cleanups.runAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    const report = await run(options, cleanups);
+    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  } finally {
+    await cleanups.runAll();
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+  }
+}
+
+main().then(
+  () => exitSoon(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    exitSoon(1);
+  },
+);
+
+/** Everything is closed by now; this only guards against a handle some library left open. */
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => {
+    progress('a handle was still open 5 s after the end; exiting');
+    process.exit(code);
+  }, 5000).unref();
+}

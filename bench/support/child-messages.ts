@@ -1,0 +1,38 @@
+/** IPC between the bench and its server children: each child answers one `ready` or `failed`. */
+export interface AppReady {
+  type: 'ready';
+  port: number;
+  /** The app's self-signed certificate and key (PEM), reused by the bare server. */
+  cert: string;
+  key: string;
+  adminKey: string;
+  accountId: string;
+  /** A full-scope key of that account, for account-scoped paths. */
+  accountKey: string;
+}
+
+export interface BareReady {
+  type: 'ready';
+  port: number;
+}
+
+export interface ChildFailed {
+  type: 'failed';
+  message: string;
+}
+
+export interface StopRequest {
+  type: 'stop';
+}
+
+/** What the bench passes to the bare server child (as one JSON environment variable). */
+export interface BareServerSpec {
+  cert: string;
+  key: string;
+  /** Fastify route pattern, e.g. /v1/accounts/:account_id */
+  route: string;
+  /** The app's response body: served re-serialised from the parsed object, as the app does. */
+  body: string;
+}
+
+export const BARE_SPEC_ENV = 'BENCH_BARE_SERVER_SPEC';

@@ -1,0 +1,45 @@
+import { createEventStore } from '../infrastructure/event-store/event-store.factory';
+import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-model-store';
+import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
+import { loadConfig } from '../platform/config/app-config';
+import { ProjectionRunner } from '../projections/projection-runner';
+import { READ_MODEL_PROJECTIONS } from '../projections/read-models.service';
+
+/**
+ * `npm run projections:rebuild`: drops the Redis read models and replays every event into them.
+ * Run it with the service stopped (or accept that reads are empty until it finishes). In-memory
+ * read models need no rebuild: they are rebuilt at every start.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.redisUrl) {
+    process.stdout.write('REDIS_URL is not set: the read models live in memory and are rebuilt at every start. Nothing to do.\n');
+    return;
+  }
+  const redis = createRedisClient(config.redisUrl, { connectionName: 'trunkline-rebuild' });
+  await waitForReady(redis, 10_000);
+  const events = await createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema });
+  const store = new RedisReadModelStore(redis, config.redisNamespace);
+  const runner = new ProjectionRunner('read-models', READ_MODEL_PROJECTIONS, store, events);
+  const started = Date.now();
+  try {
+    await runner.rebuild();
+    for (;;) {
+      const status = await runner.status();
+      if (status.caughtUp) {
+        process.stdout.write(`rebuilt read models in ${Date.now() - started} ms; checkpoint ${status.checkpoint ?? '(no events)'}\n`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await runner.stop();
+    await events.close();
+    await closeRedisClient(redis);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`projections:rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  origin: string;
+  ca: string;
+  adminKey: string | null;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The real service as its own process (`src/main.ts` through swc), for signal and crash tests. */
+export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = Date.now();
+  while (!/listening on https?:\/\/[^:]+:(\d+)/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`service exited early:\n${output}`);
+    if (Date.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
+      throw new Error(`service did not start in ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const port = Number(/listening on https?:\/\/[^:]+:(\d+)/.exec(output)![1]);
+  const ca = readFileSync(join(env.DATA_DIR, 'tls', 'cert.pem'), 'utf8');
+  const adminKey = /(sk_(?:live|test)_[A-Za-z0-9]{32})/.exec(output)?.[1] ?? env.ADMIN_API_KEY ?? null;
+  return { child, port, origin: `https://127.0.0.1:${port}`, ca, adminKey, output: () => output, exited };
+}
