@@ -170,7 +170,7 @@ export const readStream = statement<{ streamId: string; fromRevision: number; ma
 export const readAll = statement<{ afterTransaction: string; afterPosition: string; maxCount: number }, EventRow>(
   `SELECT ${EVENT_COLUMNS} FROM events
     WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
-
+      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
     ORDER BY events.transaction_id, events.global_position LIMIT $3`,
   (p) => [p.afterTransaction, p.afterPosition, p.maxCount],
 );

@@ -1,0 +1,42 @@
+import { EncryptedSecret } from '../../../shared/encrypted-secret';
+import { Provider, ProviderWiring, TrunkSettings } from './trunk.types';
+
+export type TrunkCreated = {
+  type: 'TrunkCreated';
+  data: {
+    trunk_id: string;
+    account_id: string;
+    name: string;
+    ai_provider: Provider;
+    sip_username: string;
+    sip_password: EncryptedSecret;
+    wiring: ProviderWiring;
+    settings: TrunkSettings;
+    created_at: string;
+  };
+};
+
+/** Only the fields that changed. */
+export type TrunkUpdated = {
+  type: 'TrunkUpdated';
+  data: {
+    trunk_id: string;
+    account_id: string;
+    changes: Partial<{ name: string; status: 'active' | 'inactive' } & TrunkSettings> & { wiring?: ProviderWiring };
+    /** The name before a rename, so projections and reservations can release it. */
+    previous_name?: string;
+    updated_at: string;
+  };
+};
+
+export type SipPasswordRotated = {
+  type: 'SipPasswordRotated';
+  data: { trunk_id: string; account_id: string; sip_username: string; sip_password: EncryptedSecret; rotated_at: string };
+};
+
+export type TrunkDeleted = {
+  type: 'TrunkDeleted';
+  data: { trunk_id: string; account_id: string; sip_username: string; name: string; deleted_at: string };
+};
+
+export type TrunkEvent = TrunkCreated | TrunkUpdated | SipPasswordRotated | TrunkDeleted;
