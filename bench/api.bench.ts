@@ -37,7 +37,7 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
     env: appEnvironment(options, { dataDir, schema, namespace }),
     execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [],
   });
-  const path = options.path.replaceAll('{account_id}', app.ready.accountId);
+  const path = fillPath(options.path, app.ready.ids);
   const appTarget: LoadTarget = {
     url: `https://127.0.0.1:${app.ready.port}${path}`,
     ca: app.ready.cert,
@@ -82,6 +82,14 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
     ratioTarget: RATIO_TARGET,
     eventStore,
   };
+}
+
+function fillPath(template: string, ids: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const id = ids[name];
+    if (id === undefined) throw new Error(`--path: no {${name}} provisioned (known: ${Object.keys(ids).join(', ')}); add it in bench/support/app-server.ts`);
+    return encodeURIComponent(id);
+  });
 }
 
 function appEnvironment(options: BenchOptions, store: { dataDir: string; schema: string; namespace: string }): NodeJS.ProcessEnv {

@@ -25,6 +25,20 @@ import { AccountsWriteController } from './write/accounts/http/accounts.controll
 import { IssueApiKeyHandler, RevokeApiKeyHandler } from './write/api-keys/api-key.handlers';
 import { ApiKeysWriteController } from './write/api-keys/http/api-keys.controller';
 import { CommandRunner } from './write/command-runner';
+import { GatewayController } from './read/gateway/http/gateway.controller';
+import { LookupGatewayTrunkHandler } from './read/gateway/gateway.queries';
+import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './read/trunk-history/trunk-history.queries';
+import { TrunksReadController } from './read/trunks/http/trunks.controller';
+import { EmptyTrunkStats } from './read/trunks/empty-trunk-stats';
+import { TRUNK_STATS_READER } from './read/trunks/trunk-stats.port';
+import { GetTrunkHandler, ListTrunksHandler } from './read/trunks/trunk.queries';
+import { Reservations } from './write/reservations/reservation.service';
+import { CreateTrunkHandler } from './write/trunks/create-trunk.handler';
+import { DeleteTrunkHandler } from './write/trunks/delete-trunk.handler';
+import { TrunksWriteController } from './write/trunks/http/trunks.controller';
+import { RotateSipPasswordHandler } from './write/trunks/rotate-sip-password.handler';
+import { TrunkSupport } from './write/trunks/trunk-support';
+import { UpdateTrunkHandler } from './write/trunks/update-trunk.handler';
 
 export interface AppModuleOptions {
   /** Where log lines go (tests capture them to scan for secrets); stdout by default. */
@@ -50,6 +64,9 @@ export class AppModule {
         AccountsReadController,
         ApiKeysWriteController,
         ApiKeysReadController,
+        TrunksWriteController,
+        TrunksReadController,
+        GatewayController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
@@ -67,6 +84,18 @@ export class AppModule {
         IssueApiKeyHandler,
         RevokeApiKeyHandler,
         ListApiKeysHandler,
+        Reservations,
+        TrunkSupport,
+        { provide: TRUNK_STATS_READER, useClass: EmptyTrunkStats },
+        CreateTrunkHandler,
+        UpdateTrunkHandler,
+        RotateSipPasswordHandler,
+        DeleteTrunkHandler,
+        ListTrunksHandler,
+        GetTrunkHandler,
+        GetTrunkHistoryHandler,
+        GetTrunkAsOfHandler,
+        LookupGatewayTrunkHandler,
       ],
     };
   }

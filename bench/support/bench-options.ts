@@ -5,7 +5,7 @@ export interface BenchOptions {
   warmupSeconds: number;
   connections: number;
   rounds: number;
-  /** Path template: {account_id} is replaced with the provisioned account's id. */
+  /** Path template: {account_id} (or another id app-server.ts provisions) is filled in. */
   path: string;
   /** Which key the GET carries: the admin key, or the account's full-scope key. */
   key: 'admin' | 'account';

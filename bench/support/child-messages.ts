@@ -6,7 +6,8 @@ export interface AppReady {
   cert: string;
   key: string;
   adminKey: string;
-  accountId: string;
+  /** Values for the {placeholders} of --path, e.g. account_id. */
+  ids: Record<string, string>;
   /** A full-scope key of that account, for account-scoped paths. */
   accountKey: string;
 }

@@ -8,6 +8,8 @@ export interface EventStoreFigures {
   p50Ms: number;
   p99Ms: number;
   appends: number;
+  /** Attempts refused with a version conflict and retried (when the event-store bench reports them). */
+  conflicts?: number;
 }
 
 export interface BenchReport {
@@ -44,7 +46,8 @@ export function formatReport(report: BenchReport): string {
     `runs, requests/s: bare ${bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
     eventStore
       ? `event store (PostgreSQL), ${eventStore.writers} concurrent writers, ${eventStore.seconds} s: ${eventStore.appendsPerSecond.toFixed(0)} appends/s,` +
-        ` p50 ${eventStore.p50Ms.toFixed(2)} ms, p99 ${eventStore.p99Ms.toFixed(2)} ms (${eventStore.appends} appends)`
+        ` p50 ${eventStore.p50Ms.toFixed(2)} ms, p99 ${eventStore.p99Ms.toFixed(2)} ms (${eventStore.appends} appends` +
+        `${eventStore.conflicts === undefined ? '' : `, ${eventStore.conflicts} conflicts retried`})`
       : 'event store: skipped (--no-event-store)',
   ];
   return `${out.join('\n')}\n`;

@@ -3,7 +3,10 @@ import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-mod
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
 import { loadConfig } from '../platform/config/app-config';
 import { ProjectionRunner } from '../projections/projection-runner';
-import { READ_MODEL_PROJECTIONS } from '../projections/read-models.service';
+import { buildReadModelProjections } from '../projections/read-models.service';
+import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
+import { loadMasterKey } from '../infrastructure/secrets/master-key';
+import { SecretBox } from '../infrastructure/secrets/secret-box';
 
 /**
  * `npm run projections:rebuild`: drops the Redis read models and replays every event into them.
@@ -20,7 +23,9 @@ async function main(): Promise<void> {
   await waitForReady(redis, 10_000);
   const events = await createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema });
   const store = new RedisReadModelStore(redis, config.redisNamespace);
-  const runner = new ProjectionRunner('read-models', READ_MODEL_PROJECTIONS, store, events);
+  const masterKey = await loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir, embedded: !config.eventStoreUrl });
+  const secrets = new SecretBox(masterKey, await createKeyVault(events));
+  const runner = new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events);
   const started = Date.now();
   try {
     await runner.rebuild();

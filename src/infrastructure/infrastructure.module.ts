@@ -13,6 +13,11 @@ import { MemoryReadModelStore } from './read-model/memory.read-model-store';
 import { READ_MODEL_STORE, ReadModelStore } from './read-model/read-model-store.port';
 import { RedisReadModelStore } from './read-model/redis.read-model-store';
 import { closeRedisClient, createRedisClient, waitForReady } from './redis/redis.client';
+import { createProviderValidator } from './providers/provider-validator.factory';
+import { PROVIDER_VALIDATOR, ProviderValidator } from './providers/provider-validator.port';
+import { createKeyVault } from './secrets/key-vault.factory';
+import { loadMasterKey } from './secrets/master-key';
+import { SECRET_BOX, SecretBox } from './secrets/secret-box';
 
 export const REDIS = Symbol('Redis');
 
@@ -65,8 +70,22 @@ export const REDIS = Symbol('Redis');
       useFactory: (config: AppConfig, redis: Redis | null): KeyUsageStore =>
         redis ? new RedisKeyUsageStore(redis, config.redisNamespace) : new MemoryKeyUsageStore(),
     },
+    {
+      provide: SECRET_BOX,
+      inject: [APP_CONFIG, EVENT_STORE],
+      useFactory: async (config: AppConfig, events: EventStore): Promise<SecretBox> => {
+        const masterKey = await loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir, embedded: !config.eventStoreUrl });
+        return new SecretBox(masterKey, await createKeyVault(events));
+      },
+    },
+    {
+      provide: PROVIDER_VALIDATOR,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ProviderValidator =>
+        createProviderValidator({ mode: config.providerValidation, openaiApiBase: config.openaiApiBase, elevenlabsApiBase: config.elevenlabsApiBase }),
+    },
   ],
-  exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE],
+  exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE, SECRET_BOX, PROVIDER_VALIDATOR],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

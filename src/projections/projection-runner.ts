@@ -8,7 +8,7 @@ import {
   StoredEvent,
 } from '../infrastructure/event-store/event-store.port';
 import { ReadModelStore, WriteOp } from '../infrastructure/read-model/read-model-store.port';
-import { Projection } from './projection';
+import { Projection, ProjectionView } from './projection';
 
 export interface ProjectionStatus {
   name: string;
@@ -100,11 +100,28 @@ export class ProjectionRunner {
   private async applyBatch(batch: StoredEvent[]): Promise<void> {
     if (batch.length === 0) return;
     const last = batch[batch.length - 1];
-    const ops: WriteOp[] = batch.flatMap((event) => this.projections.flatMap((p) => p.apply(event)));
+    const ops = await this.writesOf(batch);
     ops.push({ op: 'set', key: this.checkpointKey, value: encodePosition(last.position) });
     await this.store.write(ops);
     this.checkpoint = last.position;
     this.releaseWaiters();
+  }
+
+  private async writesOf(batch: StoredEvent[]): Promise<WriteOp[]> {
+    const pending = new Map<string, string | null>();
+    const view: ProjectionView = { get: async (key) => (pending.has(key) ? pending.get(key)! : this.store.get(key)) };
+    const ops: WriteOp[] = [];
+    for (const event of batch) {
+      for (const projection of this.projections) {
+        const writes = await projection.apply(event, view);
+        for (const write of writes) {
+          if (write.op === 'set') pending.set(write.key, write.value);
+          else if (write.op === 'del') pending.set(write.key, null);
+          ops.push(write);
+        }
+      }
+    }
+    return ops;
   }
 
   private releaseWaiters(): void {

@@ -5,10 +5,15 @@ import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/r
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { accountsProjection } from './accounts/accounts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
+import { SECRET_BOX, SecretBox } from '../infrastructure/secrets/secret-box';
 import { Projection } from './projection';
+import { SecretReader, trunksProjection } from './trunks/trunks.projection';
 import { ProjectionRunner, ProjectionStatus } from './projection-runner';
 
-export const READ_MODEL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection];
+/** Every projection kept in the read-model store, in the order they apply each event. */
+export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
+  return [accountsProjection, apiKeysProjection, trunksProjection(secrets, sipDomain)];
+}
 
 /** The read models of Redis (or memory), kept by one checkpointed runner. */
 @Injectable()
@@ -18,11 +23,12 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
     @Inject(READ_MODEL_STORE) store: ReadModelStore,
+    @Inject(SECRET_BOX) secrets: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext('projections');
-    this.runner = new ProjectionRunner('read-models', READ_MODEL_PROJECTIONS, store, events);
+    this.runner = new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events);
   }
 
   async onApplicationBootstrap(): Promise<void> {

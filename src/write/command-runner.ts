@@ -26,7 +26,8 @@ export interface CommandOutcome<E, S> {
   revision: number;
 }
 
-const MAX_ATTEMPTS = 5;
+/** Enough for dozens of concurrent writers on one stream; each retry backs off with jitter. */
+const MAX_ATTEMPTS = 25;
 
 /**
  * read → fold → decide → append with the expected version, retried a bounded number of times on
@@ -37,6 +38,12 @@ const MAX_ATTEMPTS = 5;
 export class CommandRunner {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
+  /** The current state of a stream and the revision of its last event (-1: no stream). */
+  async load<C, E extends DomainEvent, S>(streamId: string, decider: Decider<C, E, S>): Promise<{ state: S; revision: number }> {
+    const stored = await this.store.readStream(streamId);
+    return { state: fold(decider, stored.map((e) => ({ type: e.type, data: e.data }) as E)), revision: stored.length - 1 };
+  }
+
   async run<C, E extends DomainEvent, S>(
     streamId: string,
     decider: Decider<C, E, S>,
@@ -45,10 +52,7 @@ export class CommandRunner {
     options: { expected?: ExpectedVersion } = {},
   ): Promise<CommandOutcome<E, S>> {
     for (let attempt = 1; ; attempt++) {
-      const stored = await this.store.readStream(streamId);
-      const history = stored.map((e) => ({ type: e.type, data: e.data }) as E);
-      const state = fold(decider, history);
-      const revision = stored.length - 1;
+      const { state, revision } = await this.load(streamId, decider);
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: null, revision };
       const expected = options.expected ?? (revision < 0 ? 'no_stream' : revision);
@@ -63,6 +67,7 @@ export class CommandRunner {
         if (!(error instanceof VersionConflictError)) throw error;
         if (options.expected !== undefined) throw new DomainError('precondition_failed', `${streamId} has changed since version ${String(options.expected)}`);
         if (attempt >= MAX_ATTEMPTS) throw new DomainError('conflict', 'Too many concurrent changes to the same resource; retry');
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
       }
     }
   }

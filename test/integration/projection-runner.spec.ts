@@ -7,7 +7,7 @@ import { createEventStore } from '../../src/infrastructure/event-store/event-sto
 import { EventStore, NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
 import { ProjectionRunner } from '../../src/projections/projection-runner';
-import { READ_MODEL_PROJECTIONS } from '../../src/projections/read-models.service';
+import { buildReadModelProjections } from '../../src/projections/read-models.service';
 import { RedisTestContext } from '../support/redis';
 
 /** Dumps every key of a namespace with its value, whatever its type, for comparing read models. */
@@ -71,7 +71,7 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
   });
 
   function runnerOn(namespace: string): ProjectionRunner {
-    return new ProjectionRunner('read-models', READ_MODEL_PROJECTIONS, new RedisReadModelStore(redis, namespace), events);
+    return new ProjectionRunner('read-models', buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'), new RedisReadModelStore(redis, namespace), events);
   }
 
   it('projects every event and reports itself caught up', async () => {

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, ErrorCode } from '../../shared/domain-error';
 
 /**
  * Validates bodies and query strings against their DTO classes. A bad body field is
@@ -20,10 +20,10 @@ export class RequestValidationPipe implements PipeTransform {
     }
     if (metadata.type === 'query') rejectRepeatedParameters(value as Record<string, unknown>);
     const instance = plainToInstance(type, value, { enableImplicitConversion: false, exposeDefaultValues: true }) as object;
-    const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true });
+    const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
     if (errors.length > 0) {
-      const { param, message } = describe(errors[0]);
-      throw new DomainError(code, message, { param });
+      const { param, message, code: specific } = describe(errors[0]);
+      throw new DomainError(specific ?? code, message, { param });
     }
     return instance;
   }
@@ -39,11 +39,17 @@ function rejectRepeatedParameters(query: Record<string, unknown>): void {
   }
 }
 
-function describe(error: ValidationError, path = ''): { param: string; message: string } {
+/** Type errors first: "must be a string" says more than a pattern mismatch of a number. */
+const PRIORITY = ['whitelistValidation', 'isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'nestedValidation'];
+
+function describe(error: ValidationError, path = ''): { param: string; message: string; code?: ErrorCode } {
   const param = path ? `${path}.${error.property}` : error.property;
   if (error.children && error.children.length > 0) return describe(error.children[0], param);
   const constraints = error.constraints ?? {};
   if (constraints.whitelistValidation) return { param, message: `Unknown field: ${param}` };
-  const message = Object.values(constraints)[0] ?? `${param} is invalid`;
-  return { param, message };
+  if (error.value === undefined) return { param, message: `${param} is required` };
+  const key = PRIORITY.find((k) => k in constraints) ?? Object.keys(constraints)[0];
+  const message = (key && constraints[key]) || `${param} is invalid`;
+  const code = (error.contexts?.[key] as { code?: ErrorCode } | undefined)?.code;
+  return { param, message, code };
 }

@@ -40,6 +40,11 @@ export class EventStoreDbEventStore implements EventStore {
     private readonly logger: EventStoreLogger = silentLogger,
   ) {}
 
+  /** The client, shared with the key vault. */
+  get native(): EventStoreDBClient {
+    return this.client;
+  }
+
   /** The client (v6) knows esdb:// and esdb+discover://; kurrentdb:// is the same protocol renamed. */
   static connect(url: string, logger?: EventStoreLogger): EventStoreDbEventStore {
     const esdbUrl = url.replace(/^kurrentdb(\+discover)?:\/\//i, (_m, discover: string | undefined) => `esdb${discover ?? ''}://`);

@@ -52,7 +52,8 @@ export function toStoreError(error: unknown, streamId?: string, expected?: Expec
   if (streamId !== undefined && expected !== undefined && PG_CONFLICT_CODES.has(String(code))) {
     return new VersionConflictError(streamId, expected, 'unknown');
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // Duck-typed: PGlite's errors come from another realm under jest (see pglite-loader.ts).
+  const message = typeof (error as Error | null)?.message === 'string' ? (error as Error).message : String(error);
   const suffix = typeof code === 'string' ? ` (${code})` : '';
   return new EventStoreUnavailableError(`event store unavailable: ${redactCredentials(message)}${suffix}`, error);
 }

@@ -52,6 +52,7 @@ const APPEND_FUNCTION_DDL = `CREATE OR REPLACE FUNCTION append_events(
   LANGUAGE plpgsql AS $fn$
   DECLARE
     v_count int := jsonb_array_length(p_events);
+    v_ids uuid[] := ARRAY(SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x);
     v_found int; v_elsewhere int; v_last bigint; v_current bigint;
   BEGIN
     -- Taken before this transaction has an xid: appends to one stream then get increasing xids,
@@ -59,7 +60,7 @@ const APPEND_FUNCTION_DDL = `CREATE OR REPLACE FUNCTION append_events(
     PERFORM pg_advisory_xact_lock(1953720684, hashtext(p_stream_id));
     SELECT count(*), count(*) FILTER (WHERE e.stream_id <> p_stream_id), max(e.revision)
       INTO v_found, v_elsewhere, v_last
-      FROM events e WHERE e.event_id IN (SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x);
+      FROM events e WHERE e.event_id = ANY (v_ids); -- an array, not a subquery: always the index
     SELECT s.version INTO v_current FROM streams s WHERE s.stream_id = p_stream_id;
     IF v_found = v_count AND v_elsewhere = 0 THEN
       RETURN QUERY SELECT 'duplicate', e.revision, e.transaction_id::text, e.global_position::text

@@ -55,6 +55,11 @@ export class PostgresEventStore implements EventStore {
     this.logger = options.logger ?? silentLogger;
   }
 
+  /** The connection, shared with the key vault (PGlite allows one instance per directory). */
+  get sql(): SqlClient {
+    return this.client;
+  }
+
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     const params = { streamId, ...expectedParams(expected), eventsJson: eventsJson(events) };
     const [row] = await this.run(sql.appendEvents, params, streamId, expected);

@@ -49,7 +49,7 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
             type: 'TrunkCreated',
             data: {
               trunk_id: d.trunkId, account_id: d.accountId, name: d.name, ai_provider: d.provider, sip_username: d.sipUsername,
-              sip_password: d.sipPassword, wiring: d.wiring, settings: { ...EMPTY_SETTINGS, ...d.settings }, created_at: d.at.toISOString(),
+              sip_password: d.sipPassword, wiring: d.wiring, settings: { ...EMPTY_SETTINGS, ...definedOnly(d.settings) }, created_at: d.at.toISOString(),
             },
           },
         ];
@@ -119,7 +119,7 @@ function live(state: TrunkState, accountId: string): LiveTrunk {
 }
 
 /** Required fields of the provider present (on create); no field of another provider. */
-function checkWiring(provider: Provider, wiring: ProviderWiring, creating: boolean): void {
+export function checkWiring(provider: Provider, wiring: ProviderWiring, creating: boolean): void {
   const own = FIELDS_OF_PROVIDER[provider];
   for (const field of ALL_PROVIDER_FIELDS) {
     if (wiring[field] !== undefined && !own.includes(field)) throw invalidField(field, `${field} does not apply to a ${provider} trunk`);
@@ -143,6 +143,10 @@ function effectiveChanges(trunk: LiveTrunk, requested: TrunkChanges): TrunkChang
   const wiring = Object.fromEntries(Object.entries(requested.wiring ?? {}).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(trunk.wiring[k as keyof ProviderWiring])));
   if (Object.keys(wiring).length > 0) changes.wiring = wiring;
   return changes;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export const trunkStream = (trunkId: string): string => `trunk-${trunkId}`;

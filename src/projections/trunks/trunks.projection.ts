@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
+import { EncryptedSecret } from '../../shared/encrypted-secret';
+import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { Projection, ProjectionView } from '../projection';
+import { GatewayRecord, TrunkView, trunkKeys } from './trunk-view';
+
+export interface SecretReader {
+  decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string>;
+}
+
+/**
+ * Trunk list/get views and the gateway's per-username record. The gateway record carries the
+ * SIP digest HA1, computed here from the decrypted password; once a trunk's data key is
+ * destroyed the password cannot be decrypted any more and a replay leaves HA1 null.
+ */
+export function trunksProjection(secrets: SecretReader, sipDomain: string): Projection {
+  async function ha1(trunkId: string, username: string, password: EncryptedSecret): Promise<string | null> {
+    try {
+      const plain = await secrets.decrypt(trunkId, 'sip_password', password);
+      return createHash('md5').update(`${username}:${sipDomain}:${plain}`).digest('hex');
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    name: 'trunks',
+    async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+      const event = stored as unknown as TrunkEvent;
+      switch (event.type) {
+        case 'TrunkCreated':
+          return created(event.data, await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password));
+        case 'TrunkUpdated':
+          return updated(event.data, view);
+        case 'SipPasswordRotated': {
+          const trunk = await read<TrunkView>(view, trunkKeys.trunk(event.data.trunk_id));
+          const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(event.data.sip_username));
+          const ops: WriteOp[] = [];
+          if (trunk) ops.push(setJson(trunkKeys.trunk(trunk.id), { ...trunk, updated_at: event.data.rotated_at, password_rotated_at: event.data.rotated_at }));
+          if (gateway && gateway.trunk_id === event.data.trunk_id) {
+            ops.push(setJson(trunkKeys.gateway(gateway.sip_username), { ...gateway, ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password) }));
+          }
+          return ops;
+        }
+        case 'TrunkDeleted':
+          return deleted(event.data, view);
+        default:
+          return [];
+      }
+    },
+  };
+}
+
+function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], digest: string | null): WriteOp[] {
+  const trunk: TrunkView = {
+    id: d.trunk_id, account_id: d.account_id, name: d.name, status: 'active', ai_provider: d.ai_provider, sip_username: d.sip_username,
+    created_at: d.created_at, updated_at: d.created_at, ...d.settings,
+    elevenlabs_agent_id: d.wiring.elevenlabs_agent_id ?? null, custom_endpoint: d.wiring.custom_endpoint ?? null, password_rotated_at: null,
+  };
+  const score = Date.parse(d.created_at);
+  return [
+    setJson(trunkKeys.trunk(d.trunk_id), trunk),
+    { op: 'zadd', key: trunkKeys.byAccount(d.account_id), score, member: d.trunk_id },
+    { op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, 'active'), score, member: d.trunk_id },
+    setJson(trunkKeys.gateway(d.sip_username), gatewayOf(trunk, digest)),
+  ];
+}
+
+async function updated(d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'], view: ProjectionView): Promise<WriteOp[]> {
+  const before = await read<TrunkView>(view, trunkKeys.trunk(d.trunk_id));
+  if (!before) return [];
+  const { wiring, ...fields } = d.changes;
+  const after: TrunkView = {
+    ...before, ...fields, updated_at: d.updated_at,
+    ...(wiring?.elevenlabs_agent_id !== undefined ? { elevenlabs_agent_id: wiring.elevenlabs_agent_id } : {}),
+    ...(wiring?.custom_endpoint !== undefined ? { custom_endpoint: wiring.custom_endpoint } : {}),
+  };
+  const ops: WriteOp[] = [setJson(trunkKeys.trunk(d.trunk_id), after)];
+  if (after.status !== before.status) {
+    const score = Date.parse(before.created_at);
+    ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
+    ops.push({ op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, after.status), score, member: d.trunk_id });
+  }
+  const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(before.sip_username));
+  if (gateway && gateway.trunk_id === d.trunk_id) ops.push(setJson(trunkKeys.gateway(before.sip_username), gatewayOf(after, gateway.ha1)));
+  return ops;
+}
+
+async function deleted(d: Extract<TrunkEvent, { type: 'TrunkDeleted' }>['data'], view: ProjectionView): Promise<WriteOp[]> {
+  const before = await read<TrunkView>(view, trunkKeys.trunk(d.trunk_id));
+  const ops: WriteOp[] = [
+    { op: 'del', key: trunkKeys.trunk(d.trunk_id) },
+    { op: 'zrem', key: trunkKeys.byAccount(d.account_id), member: d.trunk_id },
+  ];
+  if (before) ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
+  const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(d.sip_username));
+  // The username may already belong to a newer trunk; only this trunk's record says "deleted".
+  if (gateway && gateway.trunk_id === d.trunk_id) ops.push(setJson(trunkKeys.gateway(d.sip_username), { ...gateway, status: 'deleted', ha1: null }));
+  return ops;
+}
+
+function gatewayOf(trunk: TrunkView, ha1: string | null): GatewayRecord {
+  return {
+    trunk_id: trunk.id, account_id: trunk.account_id, sip_username: trunk.sip_username, status: trunk.status, ai_provider: trunk.ai_provider,
+    provider_settings: trunk.provider_settings, system_prompt: trunk.system_prompt, allowed_addresses: trunk.allowed_addresses,
+    elevenlabs_agent_id: trunk.elevenlabs_agent_id, custom_endpoint: trunk.custom_endpoint, ha1,
+  };
+}
+
+const setJson = (key: string, value: unknown): WriteOp => ({ op: 'set', key, value: JSON.stringify(value) });
+
+async function read<T>(view: ProjectionView, key: string): Promise<T | null> {
+  const raw = await view.get(key);
+  return raw ? (JSON.parse(raw) as T) : null;
+}

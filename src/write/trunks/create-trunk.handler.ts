@@ -1,0 +1,104 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
+import { ProviderCredentials } from '../../infrastructure/providers/provider-validator.port';
+import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
+import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { ReadModels } from '../../projections/read-models.service';
+import { CLOCK, Clock } from '../../shared/clock';
+import { EncryptedSecret } from '../../shared/encrypted-secret';
+import { newId } from '../../shared/ids';
+import { CommandRunner } from '../command-runner';
+import { Reservations } from '../reservations/reservation.service';
+import { checkWiring, trunkDecider, trunkStream } from './domain/trunk.decider';
+import { ProviderWiring } from './domain/trunk.types';
+import { CreateTrunkRequestDto } from './dto/create-trunk.request.dto';
+import { TrunkCreatedDto } from './dto/trunk-responses.dto';
+import { TrunkSupport } from './trunk-support';
+
+export class CreateTrunk {
+  constructor(readonly accountId: string, readonly input: CreateTrunkRequestDto, readonly metadata: EventMetadata) {}
+}
+
+/**
+ * Reserve the sip_username and the name (atomically, in the event store), encrypt the secrets
+ * under a fresh data key, append TrunkCreated. Any failure after a reservation releases it.
+ */
+@CommandHandler(CreateTrunk)
+export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCreatedDto> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly reservations: Reservations,
+    private readonly support: TrunkSupport,
+    private readonly readModels: ReadModels,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ accountId, input, metadata }: CreateTrunk): Promise<TrunkCreatedDto> {
+    const name = input.name.trim();
+    const trunkId = newId('conn');
+    // The decider checks this again; checking first spares reservations a request bound to fail.
+    checkWiring(input.ai_provider, await this.wiring(trunkId, input, false), true);
+    const credentials = credentialsOf(input);
+    if (credentials) await this.support.checkProvider(credentials);
+    const at = this.clock.now();
+    const username = this.support.usernameReservation(input.sip_username, trunkId, at, metadata);
+    const trunkName = this.support.nameReservation(accountId, name, trunkId, at, metadata);
+    await this.reservations.reserve(username, this.support.isStale);
+    const held = [username];
+    try {
+      await this.reservations.reserve(trunkName, this.support.isStale);
+      held.push(trunkName);
+      await this.secrets.createDataKey(trunkId);
+      const outcome = await this.runner.run(
+        trunkStream(trunkId),
+        trunkDecider,
+        {
+          type: 'CreateTrunk',
+          data: {
+            trunkId, accountId, name, provider: input.ai_provider, sipUsername: input.sip_username, at,
+            sipPassword: await this.secrets.encrypt(trunkId, 'sip_password', input.sip_password),
+            wiring: await this.wiring(trunkId, input),
+            settings: { system_prompt: input.system_prompt, vad: input.vad ? { ...input.vad } : undefined, provider_settings: input.provider_settings ? { ...input.provider_settings } : undefined, allowed_addresses: input.allowed_addresses },
+          },
+        },
+        metadata,
+        { expected: 'no_stream' },
+      );
+      await this.readModels.waitFor(outcome.position);
+      return { id: trunkId, name, status: 'active', ai_provider: input.ai_provider, sip_username: input.sip_username, sip_endpoint: `${input.sip_username}@${this.config.sipDomain}`, created_at: at.toISOString() };
+    } catch (error) {
+      await Promise.allSettled([...held.map((r) => this.reservations.release(r)), this.secrets.destroy(trunkId)]);
+      throw error;
+    }
+  }
+
+  /** The provider fields, secrets encrypted (or only marked present, for the early check). */
+  private async wiring(trunkId: string, input: CreateTrunkRequestDto, encrypt = true): Promise<ProviderWiring> {
+    const seal = async (field: string, value: string) => (encrypt ? this.secrets.encrypt(trunkId, field, value) : PRESENT);
+    const wiring: ProviderWiring = {};
+    if (input.openai_api_key !== undefined) wiring.openai_api_key = await seal('openai_api_key', input.openai_api_key);
+    if (input.elevenlabs_api_key !== undefined) wiring.elevenlabs_api_key = await seal('elevenlabs_api_key', input.elevenlabs_api_key);
+    if (input.elevenlabs_agent_id !== undefined) wiring.elevenlabs_agent_id = input.elevenlabs_agent_id;
+    if (input.custom_endpoint !== undefined) wiring.custom_endpoint = input.custom_endpoint;
+    return wiring;
+  }
+}
+
+const PRESENT: EncryptedSecret = { v: 1, alg: 'A256GCM', iv: '', ct: '', tag: '' };
+
+/** The credentials to validate; absent ones are left to the decider's "required" rule. */
+function credentialsOf(input: CreateTrunkRequestDto): ProviderCredentials | null {
+  switch (input.ai_provider) {
+    case 'openai':
+      return input.openai_api_key !== undefined ? { provider: 'openai', apiKey: input.openai_api_key } : null;
+    case 'elevenlabs':
+      return input.elevenlabs_api_key !== undefined && input.elevenlabs_agent_id !== undefined
+        ? { provider: 'elevenlabs', apiKey: input.elevenlabs_api_key, agentId: input.elevenlabs_agent_id }
+        : null;
+    case 'custom':
+      return input.custom_endpoint !== undefined ? { provider: 'custom', endpoint: input.custom_endpoint } : null;
+  }
+}

@@ -1,0 +1,53 @@
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { accountOf, Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
+import { CreateTrunk } from '../create-trunk.handler';
+import { DeleteTrunk } from '../delete-trunk.handler';
+import { CreateTrunkRequestDto } from '../dto/create-trunk.request.dto';
+import { PasswordRotatedDto, TrunkCreatedDto, TrunkUpdatedDto } from '../dto/trunk-responses.dto';
+import { UpdateTrunkRequestDto } from '../dto/update-trunk.request.dto';
+import { RotateSipPassword } from '../rotate-sip-password.handler';
+import { UpdateTrunk } from '../update-trunk.handler';
+
+@ApiTags('trunks')
+@ApiBearerAuth()
+@Controller('v1/trunks')
+export class TrunksWriteController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: TrunkCreatedDto, description: 'Secrets are never returned' })
+  create(@Body() body: CreateTrunkRequestDto, @Ctx() ctx: RequestContext): Promise<TrunkCreatedDto> {
+    return this.commands.execute(new CreateTrunk(accountOf(ctx), body, eventMetadata(ctx)));
+  }
+
+  @Patch(':id')
+  @ApiOkResponse({ type: TrunkUpdatedDto, description: 'Only the included fields change; active calls are not interrupted' })
+  update(@Param('id') id: string, @Body() body: UpdateTrunkRequestDto, @Ctx() ctx: RequestContext): Promise<TrunkUpdatedDto> {
+    return this.commands.execute(new UpdateTrunk(id, accountOf(ctx), body, eventMetadata(ctx)));
+  }
+
+  @Post(':id/rotate-password')
+  @HttpCode(200)
+  @ApiOkResponse({ type: PasswordRotatedDto, description: 'The old password is invalid at once; the new one is returned only here' })
+  rotate(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<PasswordRotatedDto> {
+    return this.commands.execute(new RotateSipPassword(id, accountOf(ctx), eventMetadata(ctx)));
+  }
+
+  @Post(':id/rotate-sip-password')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Same as rotate-password (both paths appear in the spec)' })
+  @ApiOkResponse({ type: PasswordRotatedDto })
+  rotateAlias(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<PasswordRotatedDto> {
+    return this.rotate(id, ctx);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The trunk disappears from reads; its name and sip_username are freed; its secrets become unrecoverable' })
+  async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
+    await this.commands.execute(new DeleteTrunk(id, accountOf(ctx), eventMetadata(ctx)));
+  }
+}
