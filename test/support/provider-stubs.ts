@@ -51,13 +51,14 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   return { port: await listen(server), close };
 }
 
-/** A self-signed certificate for localhost and 127.0.0.1; it is its own CA. */
-export async function testCertificate(): Promise<{ key: string; cert: string }> {
-  const generated = await generate([{ name: 'commonName', value: 'localhost' }], {
+/** A self-signed certificate, its own CA; by default for localhost and 127.0.0.1. */
+export async function testCertificate(dnsNames?: string[]): Promise<{ key: string; cert: string }> {
+  const altNames = dnsNames?.map((value) => ({ type: 2, value })) ?? [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }];
+  const generated = await generate([{ name: 'commonName', value: dnsNames?.[0] ?? 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [{ name: 'subjectAltName', altNames }],
   } as Parameters<typeof generate>[1]);
   return { key: generated.private, cert: generated.cert };
 }

@@ -27,6 +27,7 @@ export class CustomEndpointValidator {
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const MAX_HEAD_BYTES = 16 * 1024;
 const refuse = (message: string) => rejected('custom_endpoint', `the custom endpoint ${message}`);
+const unavailable = (message: string) => unreachable(`the custom endpoint ${message}`);
 
 /**
  * RFC 6455 §4.1 over a raw TLS socket: no WebSocket library is needed to send one upgrade and
@@ -52,7 +53,7 @@ export function probeWebSocketHandshake(url: URL, options: Pick<CustomEndpointVa
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish(unreachable(`the custom endpoint did not complete a WebSocket handshake within ${options.timeoutMs} ms`)),
+      () => finish(unavailable(`did not complete a WebSocket handshake within ${options.timeoutMs} ms`)),
       options.timeoutMs,
     );
     socket.once('secureConnect', () => {
@@ -67,8 +68,8 @@ export function probeWebSocketHandshake(url: URL, options: Pick<CustomEndpointVa
       if (end >= 0) finish(judgeHandshake(head.subarray(0, end).toString('latin1'), key));
       else if (head.length > MAX_HEAD_BYTES) finish(refuse('answered with an oversized HTTP header'));
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(unreachable(`could not be reached (${error.code ?? 'network error'})`)));
-    socket.on('close', () => finish(unreachable('closed the connection before answering the WebSocket upgrade')));
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(unavailable(`could not be reached (${error.code ?? 'network error'})`)));
+    socket.on('close', () => finish(unavailable('closed the connection before answering the WebSocket upgrade')));
   });
 }
 
@@ -105,7 +106,7 @@ function judgeHandshake(head: string, key: string): ValidationResult {
   const status = /^HTTP\/1\.[01] (\d{3})\b/.exec(statusLine)?.[1];
   if (status === undefined) return refuse('did not answer as an HTTP server');
   // A rate limit or a server error says the URL is right and the agent busy or down: retryable.
-  if (status === '429' || status.startsWith('5')) return unreachable(`the custom endpoint answered HTTP ${status}`);
+  if (status === '429' || status.startsWith('5')) return unavailable(`answered HTTP ${status}`);
   if (status !== '101') return refuse(`answered HTTP ${status} instead of accepting a WebSocket connection`);
   const headers = new Map<string, string>();
   for (const line of lines) {
