@@ -1,4 +1,4 @@
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
@@ -8,6 +8,8 @@ export interface Machine {
   node: string;
   postgres: string;
   redis: string;
+  /** 1-minute load average when the bench started: other work on the machine skews the figures. */
+  loadAverage: number;
 }
 
 export async function describeMachine(databaseUrl: string, redisUrl: string): Promise<Machine> {
@@ -24,6 +26,7 @@ export async function describeMachine(databaseUrl: string, redisUrl: string): Pr
       node: process.version,
       postgres: `PostgreSQL ${rows[0].server_version.split(' ')[0]}`,
       redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
+      loadAverage: Math.round(loadavg()[0] * 100) / 100,
     };
   } finally {
     await pg.end();

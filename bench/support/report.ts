@@ -33,7 +33,7 @@ export function formatReport(report: BenchReport): string {
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const verdict = report.ratio >= report.ratioTarget ? 'meets target' : 'BELOW target';
   const out = [
-    `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis}`,
+    `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis}; load average ${machine.loadAverage} at start`,
     `load: autocannon, ${settings.connections} connections, pipelining 1, keep-alive, HTTPS; ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run;` +
       ` ${settings.rounds} alternating rounds (bare, app, ...), median of each; servers in child processes; app LOG_LEVEL=${settings.logLevel}`,
     '',
