@@ -42,6 +42,7 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
     url: `https://127.0.0.1:${app.ready.port}${path}`,
     ca: app.ready.cert,
     headers: { authorization: `Bearer ${options.key === 'admin' ? app.ready.adminKey : app.ready.accountKey}` },
+    cpuMicros: app.cpuMicros,
   };
   const body = await getUntilOk(appTarget.url, appTarget.ca, appTarget.headers);
 
@@ -49,7 +50,7 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
   const bare = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
     env: { ...process.env, NODE_ENV: 'production', [BARE_SPEC_ENV]: JSON.stringify(spec) },
   });
-  const bareTarget: LoadTarget = { url: `https://127.0.0.1:${bare.ready.port}${path}`, ca: app.ready.cert, headers: appTarget.headers };
+  const bareTarget: LoadTarget = { url: `https://127.0.0.1:${bare.ready.port}${path}`, ca: app.ready.cert, headers: appTarget.headers, cpuMicros: bare.cpuMicros };
   const bareBody = await getUntilOk(bareTarget.url, bareTarget.ca, {});
   if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body)) throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
 

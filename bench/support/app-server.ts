@@ -1,19 +1,20 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { createApp, RunningApp } from '../../src/app.factory';
+import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/app-config';
 import { CreateAccount } from '../../src/write/accounts/create-account.handler';
 import { IssueApiKey } from '../../src/write/api-keys/api-key.handlers';
-import type { AppReady, ChildFailed } from './child-messages';
+import { failStartup, serveControl } from './child-control';
+import type { AppReady } from './child-messages';
 
 /*
  * The real app in its own process (forked by api.bench.ts), configured from the environment the
  * bench sets. Provisions one account and one full-scope key through the command bus, then reports
- * its port, certificate and keys over IPC. Stops on a `stop` message or when the bench goes away.
+ * its port, certificate and keys over IPC.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const running = await createApp(config);
-  watchForStop(running);
+  serveControl(() => running.close());
   const adminKey = running.generatedAdminKey;
   if (!adminKey) throw new Error('expected a fresh event store schema, so that the app generates its admin key');
   if (!running.tls) throw new Error('the bench needs TLS_MODE=native');
@@ -27,22 +28,4 @@ async function main(): Promise<void> {
   process.send?.(ready);
 }
 
-function watchForStop(running: RunningApp): void {
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // process.exit (not a natural exit) so that --cpu-prof writes its profile in every case.
-    running.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('message', (message: { type?: string }) => message?.type === 'stop' && stop());
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main().catch((error: unknown) => {
-  const failed: ChildFailed = { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-  if (process.send) process.send(failed, () => process.exit(1));
-  else process.exit(1);
-});
+main().catch(failStartup);

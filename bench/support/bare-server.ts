@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
-import { BARE_SPEC_ENV, BareReady, BareServerSpec, ChildFailed } from './child-messages';
+import { failStartup, serveControl } from './child-control';
+import { BARE_SPEC_ENV, BareReady, BareServerSpec } from './child-messages';
 
 /*
  * The baseline: Fastify 5 over HTTPS with the app's certificate and the app's TLS settings,
@@ -15,21 +16,9 @@ async function main(): Promise<void> {
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = fastify.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    fastify.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('message', (message: { type?: string }) => message?.type === 'stop' && stop());
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
+  serveControl(() => fastify.close());
   const ready: BareReady = { type: 'ready', port: address.port };
   process.send?.(ready);
 }
 
-main().catch((error: unknown) => {
-  const failed: ChildFailed = { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-  if (process.send) process.send(failed, () => process.exit(1));
-  else process.exit(1);
-});
+main().catch(failStartup);

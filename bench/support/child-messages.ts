@@ -26,6 +26,16 @@ export interface StopRequest {
   type: 'stop';
 }
 
+export interface CpuUsageRequest {
+  type: 'cpu-usage';
+}
+
+/** process.cpuUsage() of the child, user + system, in microseconds since it started. */
+export interface CpuUsageReply {
+  type: 'cpu-usage';
+  micros: number;
+}
+
 /** What the bench passes to the bare server child (as one JSON environment variable). */
 export interface BareServerSpec {
   cert: string;

@@ -6,6 +6,8 @@ export interface LoadTarget {
   /** The server's certificate (PEM). */
   ca: string;
   headers: Record<string, string>;
+  /** The server process's CPU time so far, in µs: sampled around the measured run. */
+  cpuMicros: () => Promise<number>;
 }
 
 export interface LoadSettings {
@@ -21,6 +23,8 @@ export interface LoadRun {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Server CPU time per response: less sensitive than requests/s to other work on the machine. */
+  cpuMicrosPerRequest: number;
 }
 
 /**
@@ -33,7 +37,9 @@ export async function measure(target: LoadTarget, settings: LoadSettings): Promi
   const base = { url: target.url, headers: target.headers, pipelining: 1, connections: settings.connections, tlsOptions: { ca: target.ca } };
   if (settings.warmupSeconds > 0) await autocannon({ ...base, duration: settings.warmupSeconds });
   const latencies = new LatencyHistogram();
+  const cpuBefore = await target.cpuMicros();
   const result = await autocannon({ ...base, duration: settings.seconds }).on('response', (_client, _status, _bytes, ms) => latencies.record(ms));
+  const cpuMicros = (await target.cpuMicros()) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: latencies.percentile(50),
@@ -41,6 +47,7 @@ export async function measure(target: LoadTarget, settings: LoadSettings): Promi
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuMicrosPerRequest: result.requests.total > 0 ? cpuMicros / result.requests.total : 0,
   };
 }
 
@@ -55,6 +62,7 @@ export function medianOf(runs: LoadRun[]): LoadRun {
     requests: sum((run) => run.requests),
     non2xx: sum((run) => run.non2xx),
     errors: sum((run) => run.errors),
+    cpuMicrosPerRequest: median(runs.map((run) => run.cpuMicrosPerRequest)),
   };
 }
 

@@ -25,7 +25,7 @@ export interface BenchReport {
 export function formatReport(report: BenchReport): string {
   const { machine, settings, bare, app, eventStore } = report;
   const rows = [
-    ['what', 'requests/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+    ['what', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
     [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...cells(bare.median)],
     [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...cells(app.median)],
   ];
@@ -42,7 +42,8 @@ export function formatReport(report: BenchReport): string {
     line(rows[1]),
     line(rows[2]),
     '',
-    `ratio app/bare: ${report.ratio.toFixed(2)} (target >= ${report.ratioTarget.toFixed(2)}: ${verdict})`,
+    `ratio app/bare: ${report.ratio.toFixed(2)} (target >= ${report.ratioTarget.toFixed(2)}: ${verdict});` +
+      ` server CPU per request app/bare: ${(app.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
     `runs, requests/s: bare ${bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
     eventStore
       ? `event store (PostgreSQL), ${eventStore.writers} concurrent writers, ${eventStore.seconds} s: ${eventStore.appendsPerSecond.toFixed(0)} appends/s,` +
@@ -54,5 +55,5 @@ export function formatReport(report: BenchReport): string {
 }
 
 function cells(run: LoadRun): string[] {
-  return [run.requestsPerSecond.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2), String(run.non2xx), String(run.errors)];
+  return [run.requestsPerSecond.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2), run.cpuMicrosPerRequest.toFixed(0), String(run.non2xx), String(run.errors)];
 }

@@ -1,5 +1,5 @@
 import { ChildProcess, fork } from 'node:child_process';
-import type { ChildFailed, StopRequest } from './child-messages';
+import type { ChildFailed, CpuUsageReply, CpuUsageRequest, StopRequest } from './child-messages';
 import type { Cleanups } from './cleanups';
 
 const READY_TIMEOUT_MS = 60_000;
@@ -7,6 +7,8 @@ const STOP_GRACE_MS = 10_000;
 
 export interface ServerChild<R> {
   ready: R;
+  /** The child's CPU time so far (user + system), in microseconds. */
+  cpuMicros(): Promise<number>;
   /** Graceful stop, then SIGKILL after a grace period. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -26,7 +28,7 @@ export async function startServerChild<R extends { type: 'ready' }>(
   cleanups.add(`stop ${script}`, stop);
   try {
     const ready = await waitForReady<R>(child, script);
-    return { ready, stop };
+    return { ready, stop, cpuMicros: () => askCpuUsage(child) };
   } catch (error) {
     await stop();
     throw error;
@@ -48,6 +50,22 @@ function waitForReady<R>(child: ChildProcess, script: string): Promise<R> {
       else resolve(ready as R);
     }
     child.on('message', onMessage).once('exit', onExit);
+  });
+}
+
+function askCpuUsage(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error('no cpu-usage reply')), 5000);
+    const onMessage = (message: { type?: string }) => message?.type === 'cpu-usage' && done(null, (message as CpuUsageReply).micros);
+    function done(error: Error | null, micros = 0): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      if (error) reject(error);
+      else resolve(micros);
+    }
+    child.on('message', onMessage);
+    const request: CpuUsageRequest = { type: 'cpu-usage' };
+    child.send(request);
   });
 }
 

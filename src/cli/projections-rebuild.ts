@@ -1,7 +1,7 @@
 import { createEventStore } from '../infrastructure/event-store/event-store.factory';
 import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-model-store';
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
-import { loadConfig } from '../platform/config/app-config';
+import { loadConfig, readModelNamespace } from '../platform/config/app-config';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { buildReadModelProjections } from '../projections/read-models.service';
 import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const redis = createRedisClient(config.redisUrl, { connectionName: 'trunkline-rebuild' });
   await waitForReady(redis, 10_000);
   const events = await createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema });
-  const store = new RedisReadModelStore(redis, config.redisNamespace);
+  const store = new RedisReadModelStore(redis, readModelNamespace(config));
   const masterKey = await loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir, embedded: !config.eventStoreUrl });
   const secrets = new SecretBox(masterKey, await createKeyVault(events));
   const runner = new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events);

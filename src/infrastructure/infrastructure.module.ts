@@ -1,7 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
-import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
+import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/app-config';
 import { createEventStore } from './event-store/event-store.factory';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { MemoryKeyUsageStore } from './rate-limit/memory.key-usage-store';
@@ -56,7 +56,7 @@ export const REDIS = Symbol('Redis');
       provide: READ_MODEL_STORE,
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null): ReadModelStore =>
-        redis ? new RedisReadModelStore(redis, config.redisNamespace) : new MemoryReadModelStore(),
+        redis ? new RedisReadModelStore(redis, readModelNamespace(config)) : new MemoryReadModelStore(),
     },
     {
       provide: RATE_LIMITER,

@@ -103,3 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 export const APP_CONFIG = Symbol('AppConfig');
+
+/**
+ * Read models live under their own prefix, so a rebuild (which clears its namespace) never
+ * touches rate-limit counters or key usage.
+ */
+export const readModelNamespace = (config: Pick<AppConfig, 'redisNamespace'>): string => `${config.redisNamespace}rm:`;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
+import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructure/secrets/secret.errors';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { Projection, ProjectionView } from '../projection';
@@ -20,8 +21,11 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
     try {
       const plain = await secrets.decrypt(trunkId, 'sip_password', password);
       return createHash('md5').update(`${username}:${sipDomain}:${plain}`).digest('hex');
-    } catch {
-      return null;
+    } catch (error) {
+      // Crypto-shredded (or never keyed) secrets have no HA1; anything else (a vault outage)
+      // is rethrown so the runner retries the batch instead of recording a wrong null.
+      if (error instanceof SecretDestroyedError || error instanceof SecretUnavailableError) return null;
+      throw error;
     }
   }
 

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
+import { EventMetadata, VersionConflictError } from '../../infrastructure/event-store/event-store.port';
 import { ProviderCredentials } from '../../infrastructure/providers/provider-validator.port';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { ReadModels } from '../../projections/read-models.service';
 import { CLOCK, Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { newId } from '../../shared/ids';
 import { CommandRunner } from '../command-runner';
@@ -70,7 +71,11 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
       await this.readModels.waitFor(outcome.position);
       return { id: trunkId, name, status: 'active', ai_provider: input.ai_provider, sip_username: input.sip_username, sip_endpoint: `${input.sip_username}@${this.config.sipDomain}`, created_at: at.toISOString() };
     } catch (error) {
-      await Promise.allSettled([...held.map((r) => this.reservations.release(r)), this.secrets.destroy(trunkId)]);
+      // Undo only when the trunk was certainly not created (a decision, not an outage whose
+      // append may have committed); an abandoned reservation is taken over later anyway.
+      if (error instanceof DomainError || error instanceof VersionConflictError) {
+        await Promise.allSettled([...held.map((r) => this.reservations.release(r)), this.secrets.destroy(trunkId)]);
+      }
       throw error;
     }
   }

@@ -52,7 +52,7 @@ export function toStoreError(error: unknown, streamId?: string, expected?: Expec
   if (streamId !== undefined && expected !== undefined && PG_CONFLICT_CODES.has(String(code))) {
     return new VersionConflictError(streamId, expected, 'unknown');
   }
-  // Duck-typed: PGlite's errors come from another realm under jest (see pglite-loader.ts).
+  // Duck-typed: a rejection need not be an Error of this realm (WASM glue, vm sandboxes).
   const message = typeof (error as Error | null)?.message === 'string' ? (error as Error).message : String(error);
   const suffix = typeof code === 'string' ? ` (${code})` : '';
   return new EventStoreUnavailableError(`event store unavailable: ${redactCredentials(message)}${suffix}`, error);
