@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { Pool } from 'pg';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
-import { EventStoreUnavailableError } from '../../src/infrastructure/event-store/event-store.port';
+import { EventStoreUnavailableError, type NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { appendEvents } from '../../src/infrastructure/event-store/postgres/event-store.sql';
 import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres/postgres.event-store';
 import { PgPoolSqlClient } from '../../src/infrastructure/event-store/postgres/sql-client';
@@ -13,7 +13,7 @@ const { url, schema } = useIsolatedSchema('es_contract');
 const open = () => createEventStore({ url, schema, dataDir: tmpdir() });
 
 /** The store's own append function, in a transaction on a connection of its own, left open. */
-async function holdOpenAppend(streamId: string, event: ReturnType<typeof newEvent>): Promise<HeldAppend> {
+async function holdOpenAppend(streamId: string, event: NewEvent): Promise<HeldAppend> {
   const client = await connectToSchema(schema, url);
   await client.query('BEGIN');
   const eventsJson = JSON.stringify([{ ...event, metadata: event.metadata ?? {} }]);

@@ -47,6 +47,7 @@ export class PostgresEventStore implements EventStore {
   private readonly changes = new ChangeSignal();
   private readonly subscriptions = new Set<EventSubscription>();
   private readonly logger: EventStoreLogger;
+  private closed = false;
 
   constructor(
     private readonly client: SqlClient,
@@ -88,6 +89,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribe(options: SubscribeOptions, handler: BatchHandler): EventSubscription {
+    if (this.closed) throw new Error('event store is closed'); // its loop would retry forever
     this.options.crossProcess?.listen(() => this.changes.fire());
     const subscription = new PollingSubscription({
       after: options.after,
@@ -113,6 +115,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.options.crossProcess?.close();
     await this.client.close();
