@@ -34,17 +34,18 @@ interface Tally {
  * updates it from the error and retries. Runs in a throwaway schema, dropped afterwards.
  */
 export async function benchEventStoreAppends(options: AppendBenchOptions): Promise<AppendBenchResult> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const schema = `bench_es_${randomBytes(6).toString('hex')}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'trunkline-bench-'));
-  const store = await createEventStore({ url: options.url, schema, dataDir, poolSize: options.writers + 2 });
+  let store: EventStore | undefined;
   try {
+    store = await createEventStore({ url: options.url, schema, dataDir, poolSize: options.writers + 2 });
     await runWriters(store, options.writers, 1, { latenciesMs: [], conflicts: 0 }); // warm-up: plans, caches
     const tally: Tally = { latenciesMs: [], conflicts: 0 };
     const started = process.hrtime.bigint();
     await runWriters(store, options.writers, options.seconds, tally);
     return summarise(tally, Number(process.hrtime.bigint() - started) / 1e9);
   } finally {
-    await store.close();
+    await store?.close();
     await dropSchema(options.url, schema);
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -124,7 +125,7 @@ export async function benchBaselineInserts(options: AppendBenchOptions): Promise
   await pool.query(`CREATE TABLE "${table}" (id bigserial PRIMARY KEY, body jsonb NOT NULL)`);
   try {
     const tally: Tally = { latenciesMs: [], conflicts: 0 };
-    const deadline = process.hrtime.bigint() + BigInt(options.seconds * 1e9);
+    const deadline = process.hrtime.bigint() + BigInt(Math.round(options.seconds * 1e9));
     const started = process.hrtime.bigint();
     const insert = { name: 'baseline_insert', text: `INSERT INTO "${table}" (body) VALUES ($1)` };
     await Promise.all(

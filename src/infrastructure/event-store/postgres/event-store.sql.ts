@@ -117,7 +117,6 @@ export const SCHEMA_DDL: readonly string[] = [
   APPEND_FUNCTION_DDL,
 ];
 
-
 export type ExpectedKind = 'no_stream' | 'stream_exists' | 'any' | 'revision';
 
 export interface AppendParams {
