@@ -11,6 +11,7 @@ import { AppConfig } from './platform/config/app-config';
 import { answerClientError } from './platform/http/client-error';
 import { createTlsServer, FrontDoor, HTTPS_REQUIRED_MESSAGE, RequestHandler } from './platform/http/front-door';
 import { registerJsonParser } from './platform/http/json-body.parser';
+import { MAX_INGEST_BYTES, registerNdjsonParser } from './ingestion/ndjson.parser';
 import { requestIdOf } from './platform/http/request-id';
 import { RequestValidationPipe } from './platform/http/request-validation.pipe';
 import { RouteTable } from './platform/http/route-table';
@@ -39,7 +40,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
       server = tls ? createTlsServer(tls, handler) : createPlainServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000 }, handler);
       return server;
     },
-    bodyLimit: config.bodyLimitBytes,
+    bodyLimit: MAX_INGEST_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
     trustProxy: config.tls.mode === 'proxy',
@@ -84,7 +85,9 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
 function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication, config: AppConfig): void {
   const routes = app.get(RouteTable);
   fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
-  registerJsonParser(fastify);
+  const isIngest = (path: string) => path.startsWith('/v1/ingest/');
+  registerJsonParser(fastify, { defaultBytes: config.bodyLimitBytes, largeBytes: MAX_INGEST_BYTES, isLarge: isIngest });
+  registerNdjsonParser(fastify);
   if (config.tls.mode === 'proxy') {
     // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.
     fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -29,7 +29,16 @@ import { GatewayController } from './read/gateway/http/gateway.controller';
 import { LookupGatewayTrunkHandler } from './read/gateway/gateway.queries';
 import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './read/trunk-history/trunk-history.queries';
 import { TrunksReadController } from './read/trunks/http/trunks.controller';
-import { EmptyTrunkStats } from './read/trunks/empty-trunk-stats';
+import { ClickHouseTrunkStats } from './read/trunks/clickhouse-trunk-stats';
+import { CALL_RECORD_WRITER, CallIngestion } from './ingestion/call-ingestion.service';
+import { CallRecordWriter } from './ingestion/call-record.writer';
+import { IngestController } from './ingestion/http/ingest.controller';
+import { CLICKHOUSE, ClickHouseExecutor } from './infrastructure/clickhouse/clickhouse.port';
+import { CallsController } from './read/calls/http/calls.controller';
+import { GetCallHandler, ListCallsHandler } from './read/calls/calls.queries';
+import { AnalyticsController } from './read/analytics/http/analytics.controller';
+import { GetAnalyticsOverviewHandler } from './read/analytics/analytics.queries';
+import { IngestionLifecycle } from './ingestion/ingestion.lifecycle';
 import { TRUNK_STATS_READER } from './read/trunks/trunk-stats.port';
 import { GetTrunkHandler, ListTrunksHandler } from './read/trunks/trunk.queries';
 import { Reservations } from './write/reservations/reservation.service';
@@ -67,6 +76,9 @@ export class AppModule {
         TrunksWriteController,
         TrunksReadController,
         GatewayController,
+        IngestController,
+        CallsController,
+        AnalyticsController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
@@ -86,7 +98,13 @@ export class AppModule {
         ListApiKeysHandler,
         Reservations,
         TrunkSupport,
-        { provide: TRUNK_STATS_READER, useClass: EmptyTrunkStats },
+        { provide: TRUNK_STATS_READER, useClass: ClickHouseTrunkStats },
+        { provide: CALL_RECORD_WRITER, inject: [CLICKHOUSE], useFactory: (clickhouse: ClickHouseExecutor) => new CallRecordWriter(clickhouse) },
+        CallIngestion,
+        IngestionLifecycle,
+        ListCallsHandler,
+        GetCallHandler,
+        GetAnalyticsOverviewHandler,
         CreateTrunkHandler,
         UpdateTrunkHandler,
         RotateSipPasswordHandler,

@@ -2,6 +2,10 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/app-config';
+import { createClickHouse } from './clickhouse/clickhouse.factory';
+import { CLICKHOUSE, ClickHouseExecutor } from './clickhouse/clickhouse.port';
+import { runMigrations } from './clickhouse/migrations';
+import { CLICKHOUSE_MIGRATIONS } from './clickhouse/migrations/index';
 import { createEventStore } from './event-store/event-store.factory';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { MemoryKeyUsageStore } from './rate-limit/memory.key-usage-store';
@@ -79,23 +83,33 @@ export const REDIS = Symbol('Redis');
       },
     },
     {
+      provide: CLICKHOUSE,
+      inject: [APP_CONFIG, PinoLogger],
+      useFactory: async (config: AppConfig, logger: PinoLogger): Promise<ClickHouseExecutor> => {
+        const clickhouse = await createClickHouse({ url: config.clickhouseUrl, dataDir: config.dataDir, logger });
+        await runMigrations(clickhouse, CLICKHOUSE_MIGRATIONS);
+        return clickhouse;
+      },
+    },
+    {
       provide: PROVIDER_VALIDATOR,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): ProviderValidator =>
         createProviderValidator({ mode: config.providerValidation, openaiApiBase: config.openaiApiBase, elevenlabsApiBase: config.elevenlabsApiBase }),
     },
   ],
-  exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE, SECRET_BOX, PROVIDER_VALIDATOR],
+  exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE, SECRET_BOX, PROVIDER_VALIDATOR, CLICKHOUSE],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor,
   ) {}
 
   /** Runs after every other module's shutdown hook (projections stop first). */
   async onApplicationShutdown(): Promise<void> {
-    await this.events.close();
+    await Promise.all([this.events.close(), this.clickhouse.close()]);
     if (this.redis) await closeRedisClient(this.redis);
   }
 }

@@ -8,6 +8,7 @@ import {
   StoredEvent,
 } from '../infrastructure/event-store/event-store.port';
 import { ReadModelStore, WriteOp } from '../infrastructure/read-model/read-model-store.port';
+import { PositionWaiters } from './position-waiters';
 import { Projection, ProjectionView } from './projection';
 
 export interface ProjectionStatus {
@@ -16,12 +17,6 @@ export interface ProjectionStatus {
   /** Age of the oldest event not yet applied; 0 when caught up with the store. */
   lagMs: number;
   caughtUp: boolean;
-}
-
-interface Waiter {
-  position: GlobalPosition;
-  resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
 }
 
 const BATCH_SIZE = 500;
@@ -34,7 +29,7 @@ const BATCH_SIZE = 500;
 export class ProjectionRunner {
   private subscription: EventSubscription | null = null;
   private checkpoint: GlobalPosition | null = null;
-  private waiters: Waiter[] = [];
+  private readonly waiters = new PositionWaiters();
 
   constructor(
     readonly name: string,
@@ -56,10 +51,7 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     await this.subscription?.stop();
     this.subscription = null;
-    for (const waiter of this.waiters.splice(0)) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(false);
-    }
+    this.waiters.cancelAll();
   }
 
   /** Drops every read model of this store and replays all events from the start. */
@@ -72,18 +64,7 @@ export class ProjectionRunner {
 
   /** Resolves true once every event up to `position` is applied, false after the timeout. */
   waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
-    if (this.reached(position)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        position,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          resolve(false);
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait((p) => this.reached(p), position, timeoutMs);
   }
 
   /** Compares the checkpoint with the store: one small read, for /readyz and logs. */
@@ -104,7 +85,7 @@ export class ProjectionRunner {
     ops.push({ op: 'set', key: this.checkpointKey, value: encodePosition(last.position) });
     await this.store.write(ops);
     this.checkpoint = last.position;
-    this.releaseWaiters();
+    this.waiters.advance(last.position);
   }
 
   private async writesOf(batch: StoredEvent[]): Promise<WriteOp[]> {
@@ -123,20 +104,4 @@ export class ProjectionRunner {
     }
     return ops;
   }
-
-  private releaseWaiters(): void {
-    const [ready, pending] = partition(this.waiters, (w) => this.reached(w.position));
-    this.waiters = pending;
-    for (const waiter of ready) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(true);
-    }
-  }
-}
-
-function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
-  const yes: T[] = [];
-  const no: T[] = [];
-  for (const item of items) (test(item) ? yes : no).push(item);
-  return [yes, no];
 }

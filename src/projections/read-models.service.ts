@@ -1,11 +1,13 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { accountsProjection } from './accounts/accounts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
+import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
 import { SECRET_BOX, SecretBox } from '../infrastructure/secrets/secret-box';
+import { TrunkDimensionProjector } from './clickhouse/trunk-dimension.projector';
 import { Projection } from './projection';
 import { SecretReader, trunksProjection } from './trunks/trunks.projection';
 import { ProjectionRunner, ProjectionStatus } from './projection-runner';
@@ -15,28 +17,32 @@ export function buildReadModelProjections(secrets: SecretReader, sipDomain: stri
   return [accountsProjection, apiKeysProjection, trunksProjection(secrets, sipDomain)];
 }
 
-/** The read models of Redis (or memory), kept by one checkpointed runner. */
+/** The read models: Redis (or memory) by one checkpointed runner, the trunk dimension in ClickHouse by another. */
 @Injectable()
-export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly runner: ProjectionRunner;
+  readonly trunkDimension: TrunkDimensionProjector;
 
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
     @Inject(READ_MODEL_STORE) store: ReadModelStore,
     @Inject(SECRET_BOX) secrets: SecretBox,
+    @Inject(CLICKHOUSE) clickhouse: ClickHouseExecutor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext('projections');
     this.runner = new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events);
+    this.trunkDimension = new TrunkDimensionProjector(events, clickhouse);
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runner.start();
+    await Promise.all([this.runner.start(), this.trunkDimension.start()]);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
+  /** Before the stores close (their modules close in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([this.runner.stop(), this.trunkDimension.stop()]);
   }
 
   /**
@@ -45,7 +51,8 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
    */
   async waitFor(position: GlobalPosition | null): Promise<void> {
     if (position === null) return;
-    const reached = await this.runner.waitFor(position, this.config.consistencyTimeoutMs);
+    const timeout = this.config.consistencyTimeoutMs;
+    const reached = (await Promise.all([this.runner.waitFor(position, timeout), this.trunkDimension.waitFor(position, timeout)])).every(Boolean);
     if (!reached) this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'read models lag behind a write');
   }
 

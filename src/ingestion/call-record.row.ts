@@ -1,0 +1,80 @@
+import { CallRecord, codecGroup, latencyBin } from './call-record';
+
+/** A validated record with what ingestion adds from the trunk read model. */
+export interface EnrichedCallRecord extends CallRecord {
+  account_id: string;
+  provider: string;
+}
+
+/** A row of call_records as stored (and as read back for a cancel row). */
+export interface CallRow {
+  account_id: string;
+  start_time: string;
+  call_id: string;
+  version: number;
+  sign: 1 | -1;
+  trunk_id: string;
+  provider: string;
+  direction: string;
+  status: string;
+  from_number: string;
+  to_number: string;
+  end_time: string | null;
+  duration_seconds: number;
+  carrier_lag_ms: number | null;
+  ai_latency_ms: number | null;
+  gateway_processing_ms: number | null;
+  total_latency_ms: number | null;
+  latency_bin: number;
+  packet_loss_percent: number | null;
+  jitter_ms: number | null;
+  codec_used: string;
+  codec_group: string;
+  disconnect_reason: string;
+  turns: string;
+  sip_trace: string;
+  ingested_at: string;
+}
+
+/** ClickHouse DateTime64(3) text: `YYYY-MM-DD hh:mm:ss.sss`, read as UTC by the column's zone. */
+export const chDateTime = (date: Date): string => date.toISOString().replace('T', ' ').replace('Z', '');
+
+export const isoFromChDateTime = (text: string): string => `${text.replace(' ', 'T')}Z`;
+
+/** Total latency exists only when all three parts were reported. */
+export function totalLatency(r: Pick<CallRecord, 'carrier_lag_ms' | 'ai_latency_ms' | 'gateway_processing_ms'>): number | null {
+  if (r.carrier_lag_ms === null || r.ai_latency_ms === null || r.gateway_processing_ms === null) return null;
+  return r.carrier_lag_ms + r.ai_latency_ms + r.gateway_processing_ms;
+}
+
+export function rowOf(record: EnrichedCallRecord, version: number, now: Date): CallRow {
+  const total = totalLatency(record);
+  return {
+    account_id: record.account_id,
+    start_time: chDateTime(record.start_time),
+    call_id: record.id,
+    version,
+    sign: 1,
+    trunk_id: record.trunk_id,
+    provider: record.provider,
+    direction: record.direction,
+    status: record.status,
+    from_number: record.from,
+    to_number: record.to,
+    end_time: record.end_time ? chDateTime(record.end_time) : null,
+    duration_seconds: record.duration_seconds,
+    carrier_lag_ms: record.carrier_lag_ms,
+    ai_latency_ms: record.ai_latency_ms,
+    gateway_processing_ms: record.gateway_processing_ms,
+    total_latency_ms: total,
+    latency_bin: total === null ? 0 : latencyBin(total),
+    packet_loss_percent: record.packet_loss_percent,
+    jitter_ms: record.jitter_ms,
+    codec_used: record.codec_used ?? '',
+    codec_group: codecGroup(record.codec_used),
+    disconnect_reason: record.disconnect_reason ?? '',
+    turns: JSON.stringify(record.turns),
+    sip_trace: record.sip_trace ?? '',
+    ingested_at: chDateTime(now),
+  };
+}

@@ -1,0 +1,137 @@
+import { ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
+import { DomainError } from '../shared/domain-error';
+import { CallRow, EnrichedCallRecord, rowOf } from './call-record.row';
+
+interface Submission {
+  records: EnrichedCallRecord[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface WriterOptions {
+  /** Rows per INSERT at most (whole submissions are never split). */
+  maxBatchRows: number;
+  /** How long the first waiting submission may wait for others to join its INSERT. */
+  lingerMs: number;
+  /** Records waiting at most; beyond, submissions are refused with 503 instead of growing memory. */
+  maxQueuedRecords: number;
+}
+
+const DEFAULTS: WriterOptions = { maxBatchRows: 50_000, lingerMs: 5, maxQueuedRecords: 200_000 };
+
+/**
+ * Micro-batches concurrent ingestion requests into large INSERTs, one at a time (so two versions
+ * of one call are never decided concurrently). A submission resolves only after the INSERT
+ * holding its rows returned: acknowledged means durable.
+ */
+export class CallRecordWriter {
+  private readonly queue: Submission[] = [];
+  private queued = 0;
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastVersion = 0;
+  private readonly options: WriterOptions;
+
+  constructor(private readonly clickhouse: ClickHouseExecutor, options: Partial<WriterOptions> = {}) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  submit(records: EnrichedCallRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    if (this.queued + records.length > this.options.maxQueuedRecords) {
+      return Promise.reject(new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ records, resolve, reject });
+      this.queued += records.length;
+      this.schedule();
+    });
+  }
+
+  /** Writes everything queued (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.flushing) {
+      if (this.flushing) await this.flushing;
+      else await this.flush();
+    }
+  }
+
+  get depth(): number {
+    return this.queued;
+  }
+
+  private schedule(): void {
+    if (this.flushing || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.options.lingerMs);
+  }
+
+  private flush(): Promise<void> {
+    const batch = this.take();
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = null;
+      if (this.queue.length > 0) this.schedule();
+    });
+    return this.flushing;
+  }
+
+  private take(): Submission[] {
+    const batch: Submission[] = [];
+    let rows = 0;
+    while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].records.length <= this.options.maxBatchRows)) {
+      const next = this.queue.shift()!;
+      rows += next.records.length;
+      this.queued -= next.records.length;
+      batch.push(next);
+    }
+    return batch;
+  }
+
+  private async write(batch: Submission[]): Promise<void> {
+    try {
+      const latest = latestPerCall(batch.flatMap((s) => s.records));
+      const previous = await this.previousVersions(latest);
+      const now = new Date();
+      const rows: CallRow[] = [];
+      for (const record of latest) {
+        const old = previous.get(`${record.account_id}\u0000${record.id}`);
+        if (old) rows.push({ ...old, sign: -1 });
+        rows.push(rowOf(record, this.nextVersion(), now));
+      }
+      await this.clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
+      for (const submission of batch) submission.resolve();
+    } catch (error) {
+      for (const submission of batch) submission.reject(error);
+    }
+  }
+
+  /** The stored version of each call of the batch, to cancel it in the same INSERT. */
+  private async previousVersions(records: EnrichedCallRecord[]): Promise<Map<string, CallRow>> {
+    const byAccount = new Map<string, string[]>();
+    for (const r of records) byAccount.set(r.account_id, [...(byAccount.get(r.account_id) ?? []), r.id]);
+    const found = new Map<string, CallRow>();
+    for (const [accountId, ids] of byAccount) {
+      const rows = await this.clickhouse.query<CallRow>(
+        `SELECT * EXCEPT (sign) FROM call_records FINAL WHERE account_id = {account:String} AND call_id IN {ids:Array(String)}`,
+        { account: accountId, ids },
+      );
+      for (const row of rows) found.set(`${row.account_id}\u0000${row.call_id}`, { ...row, sign: 1 });
+    }
+    return found;
+  }
+
+  /** Strictly increasing across this process: later submissions win. */
+  private nextVersion(): number {
+    this.lastVersion = Math.max(this.lastVersion + 1, Date.now() * 1000);
+    return this.lastVersion;
+  }
+}
+
+/** Within one INSERT, the last occurrence of a call wins. */
+function latestPerCall(records: EnrichedCallRecord[]): EnrichedCallRecord[] {
+  const last = new Map<string, EnrichedCallRecord>();
+  for (const r of records) last.set(`${r.account_id}\u0000${r.id}`, r);
+  return [...last.values()];
+}

@@ -1,0 +1,34 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
+import { CallIngestion, IngestResult } from '../call-ingestion.service';
+
+class RejectionDto {
+  @ApiProperty({ description: '0-based position of the record in the request' }) index!: number;
+  @ApiProperty({ nullable: true, type: String }) id!: string | null;
+  @ApiProperty({ example: 'invalid_field', description: 'invalid_json, missing_required_field, invalid_field, too_large, unknown_trunk' }) code!: string;
+  @ApiProperty() message!: string;
+}
+
+class IngestResultDto {
+  @ApiProperty({ description: 'Records stored durably before this response' }) accepted!: number;
+  @ApiProperty({ type: [RejectionDto] }) rejected!: RejectionDto[];
+}
+
+@ApiTags('ingestion')
+@ApiBearerAuth()
+@Controller('v1/ingest')
+export class IngestController {
+  constructor(private readonly ingestion: CallIngestion) {}
+
+  @Post('calls')
+  @HttpCode(200)
+  @ApiConsumes('application/x-ndjson', 'application/json')
+  @ApiOkResponse({
+    type: IngestResultDto,
+    description: 'Up to 10,000 records or 16 MiB. 200 means every accepted record is durable; re-sending an id replaces the call. 503 with Retry-After when saturated.',
+  })
+  ingest(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<IngestResult> {
+    return this.ingestion.ingest(accountOf(ctx), body);
+  }
+}

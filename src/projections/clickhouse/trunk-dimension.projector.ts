@@ -1,0 +1,91 @@
+import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
+import {
+  comparePositions, decodePosition, encodePosition, EventStore, EventSubscription, GlobalPosition, StoredEvent,
+} from '../../infrastructure/event-store/event-store.port';
+import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { PositionWaiters } from '../position-waiters';
+
+const NAME = 'trunk-dimension';
+
+interface DimensionRow {
+  account_id: string;
+  trunk_id: string;
+  name: string;
+  provider: string;
+  deleted: number;
+  version: number;
+}
+
+/**
+ * Projects trunks (name, provider, deleted) from the event store into ClickHouse, so analytics
+ * show a renamed trunk under its new name and a deleted one under its last. Rows replace by
+ * version (the event's position), so re-applying a batch after a crash changes nothing; the
+ * checkpoint is written after the rows.
+ */
+export class TrunkDimensionProjector {
+  private subscription: EventSubscription | null = null;
+  private checkpoint: GlobalPosition | null = null;
+  private readonly waiters = new PositionWaiters();
+  private checkpointVersion = 0;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly clickhouse: ClickHouseExecutor,
+  ) {}
+
+  async start(): Promise<void> {
+    const [saved] = await this.clickhouse.query<{ position: string }>(
+      'SELECT argMax(position, version) AS position FROM projection_checkpoints WHERE name = {name:String} HAVING count() > 0',
+      { name: NAME },
+    );
+    this.checkpoint = saved?.position ? decodePosition(saved.position) : null;
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: 1000 }, (batch) => this.apply(batch));
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+    this.waiters.cancelAll();
+  }
+
+  waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
+    return this.waiters.wait((p) => this.checkpoint !== null && comparePositions(this.checkpoint, p) >= 0, position, timeoutMs);
+  }
+
+  private async apply(batch: StoredEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    const rows = await this.rowsOf(batch.filter((e) => ['TrunkCreated', 'TrunkUpdated', 'TrunkDeleted'].includes(e.type)));
+    if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()] as unknown as Record<string, unknown>[]);
+    const last = batch[batch.length - 1].position;
+    this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
+    await this.clickhouse.insert('projection_checkpoints', [{ name: NAME, position: encodePosition(last), version: this.checkpointVersion }]);
+    this.checkpoint = last;
+    this.waiters.advance(last);
+  }
+
+  private async rowsOf(events: StoredEvent[]): Promise<Map<string, DimensionRow>> {
+    const rows = await this.current(events.filter((e) => e.type !== 'TrunkCreated').map((e) => (e.data as { trunk_id: string }).trunk_id));
+    for (const stored of events) {
+      const event = stored as unknown as TrunkEvent;
+      const version = Number(stored.position.lo);
+      const id = event.data.trunk_id;
+      if (event.type === 'TrunkCreated') {
+        rows.set(id, { account_id: event.data.account_id, trunk_id: id, name: event.data.name, provider: event.data.ai_provider, deleted: 0, version });
+      } else if (rows.has(id)) {
+        const row = rows.get(id)!;
+        if (event.type === 'TrunkDeleted') rows.set(id, { ...row, deleted: 1, version });
+        else if (event.type === 'TrunkUpdated' && event.data.changes.name !== undefined) rows.set(id, { ...row, name: event.data.changes.name, version });
+      }
+    }
+    return rows;
+  }
+
+  private async current(trunkIds: string[]): Promise<Map<string, DimensionRow>> {
+    if (trunkIds.length === 0) return new Map();
+    const rows = await this.clickhouse.query<DimensionRow>(
+      'SELECT account_id, trunk_id, name, provider, deleted, version FROM trunk_dimension FINAL WHERE trunk_id IN {ids:Array(String)}',
+      { ids: [...new Set(trunkIds)] },
+    );
+    return new Map(rows.map((r) => [r.trunk_id, { ...r, version: Number(r.version), deleted: Number(r.deleted) }]));
+  }
+}

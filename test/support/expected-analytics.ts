@@ -1,0 +1,98 @@
+import type { CallRecordInput } from '../../src/tools/call-generator';
+
+/**
+ * The analytics overview computed from the records themselves, the plain way (no histogram,
+ * no aggregates), to hold the service's answer against.
+ */
+export interface Trunk {
+  id: string;
+  name: string;
+  provider: string;
+}
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const pct = (a: number, b: number) => (b === 0 ? 0 : r2((100 * a) / b));
+const avg = (sum: number, n: number) => (n === 0 ? 0 : Math.round(sum / n));
+const G711 = new Set(['G711', 'G711U', 'G711A', 'PCMU', 'PCMA']);
+
+export function total(r: CallRecordInput): number | null {
+  return r.carrier_lag_ms === undefined || r.ai_latency_ms === undefined || r.gateway_processing_ms === undefined ? null : r.carrier_lag_ms + r.ai_latency_ms + r.gateway_processing_ms;
+}
+
+export function nearestRank(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(p * sorted.length) - 1];
+}
+
+function duration(r: CallRecordInput): number {
+  if (r.duration_seconds !== undefined) return r.duration_seconds;
+  return r.end_time ? Math.floor((Date.parse(r.end_time) - Date.parse(r.start_time)) / 1000) : 0;
+}
+
+function codecOf(codec: string | undefined): string | null {
+  if (!codec) return null;
+  const upper = codec.toUpperCase();
+  if (G711.has(upper)) return 'G711';
+  if (upper === 'G722' || upper === 'G.722') return 'G722';
+  return upper;
+}
+
+function group(records: CallRecordInput[]) {
+  const latencies = records.map(total).filter((t): t is number => t !== null);
+  const connected = records.filter((r) => r.status === 'connected').length;
+  return { calls: records.length, connected, latencies, avgLatency: avg(latencies.reduce((a, b) => a + b, 0), latencies.length) };
+}
+
+export function expectedOverview(all: CallRecordInput[], trunks: Trunk[], start: Date, end: Date, hourly: boolean, trunkId?: string) {
+  const records = all.filter((r) => Date.parse(r.start_time) >= start.getTime() && Date.parse(r.start_time) <= end.getTime() && (!trunkId || r.trunk_id === trunkId));
+  const withLatency = records.filter((r) => total(r) !== null);
+  const sum = (rs: CallRecordInput[], f: (r: CallRecordInput) => number) => rs.reduce((a, r) => a + f(r), 0);
+  const codecs = new Map<string, number>();
+  for (const r of records) {
+    const c = codecOf(r.codec_used);
+    if (c) codecs.set(c, (codecs.get(c) ?? 0) + 1);
+  }
+  const codecTotal = [...codecs.values()].reduce((a, b) => a + b, 0);
+  const distribution: Record<string, number> = { G711: 0, G722: 0 };
+  for (const [c, n] of codecs) distribution[c] = pct(n, codecTotal);
+  const loss = records.filter((r) => r.packet_loss_percent !== undefined);
+  const jitter = records.filter((r) => r.jitter_ms !== undefined);
+  const g = group(records);
+  const byTrunk = trunks
+    .map((t) => ({ t, g: group(records.filter((r) => r.trunk_id === t.id)) }))
+    .filter((x) => x.g.calls > 0)
+    .map(({ t, g: tg }) => ({ trunk_id: t.id, trunk_name: t.name, call_count: tg.calls, success_rate: pct(tg.connected, tg.calls) }));
+  const providers = [...new Set(trunks.map((t) => t.provider))];
+  const byProvider = providers
+    .map((p) => ({ p, g: group(records.filter((r) => trunks.find((t) => t.id === r.trunk_id)?.provider === p)) }))
+    .filter((x) => x.g.calls > 0)
+    .map(({ p, g: pg }) => ({ provider: p, call_count: pg.calls, success_rate: pct(pg.connected, pg.calls), avg_latency_ms: pg.avgLatency }));
+  const step = hourly ? HOUR : DAY;
+  const timeseries = [];
+  for (let at = Math.floor(start.getTime() / step) * step; at <= end.getTime(); at += step) {
+    const bg = group(records.filter((r) => Date.parse(r.start_time) >= at && Date.parse(r.start_time) < at + step));
+    timeseries.push({ timestamp: new Date(at).toISOString(), calls: bg.calls, avg_latency_ms: bg.avgLatency, success_rate: pct(bg.connected, bg.calls) });
+  }
+  return {
+    period: { start_date: start.toISOString(), end_date: end.toISOString() },
+    summary: {
+      total_calls: g.calls, connected_calls: g.connected, failed_calls: records.filter((r) => r.status === 'failed').length,
+      success_rate: pct(g.connected, g.calls), total_duration_seconds: sum(records, duration), avg_duration_seconds: g.calls === 0 ? 0 : r2(sum(records, duration) / g.calls),
+    },
+    performance: {
+      avg_carrier_lag_ms: avg(sum(withLatency, (r) => r.carrier_lag_ms!), withLatency.length),
+      avg_ai_latency_ms: avg(sum(withLatency, (r) => r.ai_latency_ms!), withLatency.length),
+      avg_gateway_processing_ms: avg(sum(withLatency, (r) => r.gateway_processing_ms!), withLatency.length),
+      avg_total_latency_ms: g.avgLatency,
+      p95_latency_ms: nearestRank(g.latencies, 0.95),
+      p99_latency_ms: nearestRank(g.latencies, 0.99),
+    },
+    quality: { avg_packet_loss_percent: loss.length === 0 ? 0 : r2(sum(loss, (r) => r.packet_loss_percent!) / loss.length), avg_jitter_ms: avg(sum(jitter, (r) => r.jitter_ms!), jitter.length), codec_distribution: distribution },
+    by_provider: byProvider.sort((a, b) => b.call_count - a.call_count || a.provider.localeCompare(b.provider)),
+    by_trunk: byTrunk.sort((a, b) => b.call_count - a.call_count || a.trunk_id.localeCompare(b.trunk_id)),
+    timeseries,
+  };
+}
