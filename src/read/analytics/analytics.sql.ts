@@ -33,7 +33,7 @@ export function aggregatesSql(hourly: boolean, withTrunk: boolean): string {
   const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
   return `SELECT trunk_id, toUnixTimestamp(${bucket}) AS bucket, ${AGGREGATED}
     FROM call_stats_hourly
-    WHERE account_id = {account:String} AND hour >= fromUnixTimestamp({from_s:Int64}, 'UTC') AND hour < fromUnixTimestamp({to_s:Int64}, 'UTC')
+    WHERE account_id = {account:String} AND hour >= toDateTime({from_s:Int64}, 'UTC') AND hour < toDateTime({to_s:Int64}, 'UTC')
     ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}
     ${GROUPS}`;
 }

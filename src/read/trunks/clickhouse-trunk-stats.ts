@@ -14,7 +14,7 @@ export class ClickHouseTrunkStats implements TrunkStatsReader {
     const rows = await this.clickhouse.query<{ trunk_id: string; calls: number | string; connected: number | string; latency_calls: number | string; latency_sum: number | string }>(
       `SELECT trunk_id, sum(calls) AS calls, sum(connected) AS connected, sum(latency_calls) AS latency_calls, sum(total_latency_sum) AS latency_sum
        FROM call_stats_hourly
-       WHERE account_id = {account:String} AND hour >= fromUnixTimestamp({day_s:Int64}, 'UTC') AND trunk_id IN {ids:Array(String)}
+       WHERE account_id = {account:String} AND hour >= toDateTime({day_s:Int64}, 'UTC') AND trunk_id IN {ids:Array(String)}
        GROUP BY trunk_id`,
       { account: accountId, day_s: dayStart / 1000, ids: trunkIds },
     );

@@ -1,0 +1,19 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface WorkerEntry {
+  file: string;
+  /** Unset: the worker inherits the process's execArgv. */
+  execArgv?: string[];
+}
+
+/**
+ * The compiled `chdb.worker.js` beside this file when there is one (production runs dist/).
+ * Otherwise we run from TypeScript sources (ts-jest, @swc-node/register): a worker is a fresh
+ * isolate that does not inherit the parent's transpiler hook, so it gets swc's.
+ */
+export function resolveWorkerEntry(dir: string = __dirname): WorkerEntry {
+  const compiled = join(dir, 'chdb.worker.js');
+  if (existsSync(compiled)) return { file: compiled };
+  return { file: join(dir, 'chdb.worker.ts'), execArgv: ['--require', require.resolve('@swc-node/register')] };
+}

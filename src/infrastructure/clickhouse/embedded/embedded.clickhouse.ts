@@ -1,0 +1,171 @@
+import { mkdir } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { fromClickHouseCode } from '../clickhouse.errors';
+import {
+  bindParams,
+  checkTableName,
+  DEFAULT_TIMEOUT_MS,
+  EXECUTOR_SETTINGS,
+  parseJsonEachRow,
+  toJsonEachRow,
+} from '../clickhouse.format';
+import {
+  type ClickHouseExecutor,
+  type ClickHouseLogger,
+  ClickHouseUnavailableError,
+  type QueryParams,
+  silentClickHouseLogger,
+} from '../clickhouse.port';
+import { loadChdbAddon } from './chdb.addon';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './chdb.protocol';
+import { resolveWorkerEntry, type WorkerEntry } from './chdb-worker.entry';
+
+export interface EmbeddedClickHouseOptions {
+  /** The engine's data directory, `<DATA_DIR>/clickhouse`; created if missing. */
+  dir: string;
+  /** Statement time limit (max_execution_time). A statement cannot be interrupted from outside. */
+  timeoutMs?: number;
+  logger?: ClickHouseLogger;
+  /** Tests only: run a particular build of the worker. */
+  workerEntry?: WorkerEntry;
+}
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Call = WithoutId<WorkerRequest>;
+
+interface Pending {
+  resolve(text: string): void;
+  reject(error: Error): void;
+}
+
+/**
+ * chDB in the data directory. chDB is one engine per process and its parameter binding is unsafe
+ * under concurrent calls, so the engine lives in one worker thread that runs one statement at a
+ * time (chdb.worker.ts); this side only numbers the calls and matches the replies. If the worker
+ * dies, the calls it held fail as unavailable and the next call starts a new one.
+ */
+export class EmbeddedClickHouse implements ClickHouseExecutor {
+  readonly kind = 'embedded' as const;
+  private worker: Worker | null = null;
+  private starting: Promise<Worker> | null = null;
+  /** Resolves when the last failed worker has exited: its successor starts only then. */
+  private retired: Promise<void> = Promise.resolve();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly init: WorkerInit,
+    private readonly entry: WorkerEntry,
+    private readonly logger: ClickHouseLogger,
+  ) {}
+
+  /** Starts the engine and waits until it answers, so a bad data directory fails here. */
+  static async open(options: EmbeddedClickHouseOptions): Promise<EmbeddedClickHouse> {
+    loadChdbAddon();
+    await mkdir(options.dir, { recursive: true });
+    const settings = { ...EXECUTOR_SETTINGS, max_execution_time: Math.ceil((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000) };
+    const args = Object.entries(settings).map(([name, value]) => `--${name}=${value}`);
+    const entry = options.workerEntry ?? resolveWorkerEntry();
+    const executor = new EmbeddedClickHouse({ path: options.dir, args }, entry, options.logger ?? silentClickHouseLogger);
+    try {
+      await executor.ping();
+    } catch (error) {
+      await executor.close();
+      throw error;
+    }
+    return executor;
+  }
+
+  async command(sql: string, params?: QueryParams): Promise<void> {
+    await this.call({ op: 'command', sql, params: bindParams(params) });
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {
+    const text = await this.call({ op: 'query', sql, params: bindParams(params) });
+    return parseJsonEachRow<T>(text);
+  }
+
+  async insert(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    checkTableName(table);
+    if (rows.length === 0) return;
+    await this.call({ op: 'insert', table, data: toJsonEachRow(rows) });
+  }
+
+  async ping(): Promise<void> {
+    await this.call({ op: 'query', sql: 'SELECT 1', params: {} });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const worker = this.worker ?? (await this.starting);
+    if (!worker) return;
+    // Queued behind every call already sent, so those finish first.
+    await this.send(worker, { op: 'close' }).catch(() => undefined);
+    await worker.terminate();
+  }
+
+  private async call(call: Call): Promise<string> {
+    if (this.closing) throw new ClickHouseUnavailableError('ClickHouse executor is closed');
+    return this.send(this.worker ?? (await this.start()), call);
+  }
+
+  /** Calls waiting here resume in the order they came, so they reach the worker in that order. */
+  private start(): Promise<Worker> {
+    this.starting ??= this.retired.then(() => {
+      this.starting = null;
+      return this.spawn();
+    });
+    return this.starting;
+  }
+
+  private send(worker: Worker, call: Call): Promise<string> {
+    const id = this.nextId++;
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...call, id } satisfies WorkerRequest);
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(this.entry.file, { workerData: this.init, execArgv: this.entry.execArgv });
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Calls already sent to a failed worker are lost with it; later calls go to its successor.
+    const retire = (error: Error): void => {
+      if (this.worker === worker) {
+        this.worker = null;
+        this.retired = exited;
+      }
+      this.failAll(error);
+    };
+    worker.on('message', (reply: WorkerReply) => this.settle(reply));
+    worker.on('error', (error) => {
+      this.logger.warn({ err: error, dir: this.init.path }, 'embedded ClickHouse: chDB worker failed');
+      retire(new ClickHouseUnavailableError(`chDB worker failed: ${error.message}`, error));
+    });
+    worker.on('exit', (code) => retire(new ClickHouseUnavailableError(`chDB worker exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) return pending.resolve(reply.text);
+    const { message, clickhouseCode, unavailable } = reply.error;
+    pending.reject(
+      unavailable ? new ClickHouseUnavailableError(message, undefined, clickhouseCode) : fromClickHouseCode(message, clickhouseCode, undefined),
+    );
+  }
+
+  private failAll(error: Error): void {
+    const calls = [...this.pending.values()];
+    this.pending.clear();
+    for (const call of calls) call.reject(error);
+  }
+}

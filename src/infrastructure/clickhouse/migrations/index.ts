@@ -1,0 +1,10 @@
+import type { ClickHouseMigration } from '../migrations';
+import { CALL_RECORDS_MIGRATION } from './001-call-records';
+
+/**
+ * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
+ * or renumber a released one. Write every statement repeatable (IF NOT EXISTS), and give time
+ * columns an explicit zone (DateTime64(3, 'UTC')) so embedded chDB and a server agree.
+ *
+ */
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [CALL_RECORDS_MIGRATION];

@@ -1,0 +1,104 @@
+import { type ClickHouseClient, createClient } from '@clickhouse/client';
+import { redactCredentials } from '../../event-store/event-store.logger';
+import { fromClickHouseCode, isPortError } from '../clickhouse.errors';
+import { bindParams, checkTableName, DEFAULT_TIMEOUT_MS, EXECUTOR_SETTINGS, stringifyRow } from '../clickhouse.format';
+import {
+  type ClickHouseExecutor,
+  ClickHouseQueryError,
+  ClickHouseUnavailableError,
+  type QueryParams,
+} from '../clickhouse.port';
+
+export interface ServerClickHouseOptions {
+  /** http(s)://[user:password@]host:port[/database] */
+  url: string;
+  /** Statement time limit; the HTTP request gets a little longer so the server's own error wins. */
+  timeoutMs?: number;
+}
+
+/**
+ * A ClickHouse server over HTTP. Selects and commands run with wait_end_of_query=1: the server
+ * buffers the result, so an error raised mid-query arrives as an HTTP error instead of a truncated
+ * 200 body.
+ */
+export class ServerClickHouse implements ClickHouseExecutor {
+  readonly kind = 'server' as const;
+  private closed = false;
+
+  constructor(private readonly client: ClickHouseClient) {}
+
+  static connect(options: ServerClickHouseOptions): ServerClickHouse {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const client = createClient({
+      url: options.url,
+      application: 'trunkline',
+      request_timeout: timeoutMs + 5_000,
+      clickhouse_settings: { ...EXECUTOR_SETTINGS, max_execution_time: Math.ceil(timeoutMs / 1000) },
+      json: { parse: JSON.parse, stringify: stringifyRow },
+    });
+    return new ServerClickHouse(client);
+  }
+
+  async command(sql: string, params?: QueryParams): Promise<void> {
+    const query_params = bindParams(params);
+    await this.run(() => this.client.command({ query: sql, query_params, clickhouse_settings: { wait_end_of_query: 1 } }));
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {
+    const query_params = bindParams(params);
+    return this.run(async () => {
+      const result = await this.client.query({
+        query: sql,
+        query_params,
+        format: 'JSONEachRow',
+        clickhouse_settings: { wait_end_of_query: 1 },
+      });
+      return result.json<T>();
+    });
+  }
+
+  async insert(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    checkTableName(table);
+    if (rows.length === 0) return;
+    // async_insert=0 even if the user's profile turns it on: the promise must mean "stored".
+    await this.run(() =>
+      this.client.insert({ table, values: rows, format: 'JSONEachRow', clickhouse_settings: { async_insert: 0 } }),
+    );
+  }
+
+  async ping(): Promise<void> {
+    // A SELECT rather than /ping, so that wrong credentials fail the health check too.
+    const result = await this.run(() => this.client.ping({ select: true }));
+    if (!result.success) throw toPortError(result.error);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.close();
+  }
+
+  private async run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new ClickHouseUnavailableError('ClickHouse executor is closed');
+    try {
+      return await call();
+    } catch (error) {
+      throw toPortError(error);
+    }
+  }
+}
+
+/**
+ * The server's errors carry a numeric code (as a string); anything else came from the transport
+ * (refused, reset, timed out, a proxy's 5xx) unless it is a programming error on our side.
+ */
+export function toPortError(error: unknown): Error {
+  if (isPortError(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = redactCredentials(error instanceof Error ? error.message : String(error));
+  if (typeof code === 'string' && /^\d+$/.test(code)) return fromClickHouseCode(message, Number(code), error);
+  if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError) {
+    return new ClickHouseQueryError(message, error);
+  }
+  return new ClickHouseUnavailableError(`ClickHouse unreachable: ${message}`, error);
+}
