@@ -35,7 +35,7 @@ export const HOURLY_WEIGHT = [0.12, 0.08, 0.06, 0.06, 0.08, 0.12, 0.25, 0.5, 0.8
 /** Trunk k (0-based) gets volume ∝ 1/(k+1)^TRUNK_SKEW; callers come from a pool, some often. */
 export const TRUNK_SKEW = 0.6;
 export const CALLER_POOL = 50_000;
-/** Country code, share, leading national digits, national number length (E.164 total 10-13). */
+/** Country code, share, leading national digits, national number length (E.164 totals of 11-13 digits). */
 export const COUNTRIES = [
   ['1', 0.55, '2345678', 10], ['44', 0.12, '7', 10], ['49', 0.08, '1', 11], ['33', 0.06, '67', 9],
   ['61', 0.05, '4', 9], ['91', 0.06, '6789', 10], ['55', 0.05, '1234', 11], ['81', 0.03, '9', 10],

@@ -43,11 +43,13 @@ function parseOptions(argv: string[]): SeedOptions {
     if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} in ${min}..${max}`);
     return value;
   };
-  const ca = v.ca ?? [join(process.env.DATA_DIR ?? './.data', 'tls', 'cert.pem')].find((path) => existsSync(path));
+  // The certificate the service generates for itself when it has none configured.
+  const generatedCa = join(process.env.DATA_DIR ?? './.data', 'tls', 'cert.pem');
+  const ca = v.ca ?? (existsSync(generatedCa) ? generatedCa : undefined);
   let url: URL;
   try { url = new URL(v.url ?? 'https://localhost:8443'); } catch { throw new UsageError('--url must be an absolute URL'); }
   return {
-    calls: num('calls', 10_000, 0, Number.MAX_SAFE_INTEGER), days: num('days', 7, 0.001, 3650, false), trunks: num('trunks', 5, 1, 1000),
+    calls: num('calls', 10_000, 0, 2 ** 48), days: num('days', 7, 0.001, 3650, false), trunks: num('trunks', 5, 1, 1000),
     seed: num('seed', randomInt(2 ** 31), 0, Number.MAX_SAFE_INTEGER), url,
     key: v.key ?? process.env.TRUNKLINE_INGEST_KEY, adminKey: v['admin-key'] ?? process.env.TRUNKLINE_ADMIN_KEY,
     trunkIds: v['trunk-ids']?.split(',').map((id) => id.trim()).filter(Boolean), accountId: v['account-id'],
