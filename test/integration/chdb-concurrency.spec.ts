@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import type { ChildProcess } from 'node:child_process';
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import { type ClickHouseExecutor, ClickHouseUnavailableError } from '../../src/infrastructure/clickhouse/clickhouse.port';
 
@@ -16,7 +16,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 let dirs = 0;
 const open = (dataDir = join(root, `d${dirs++}`)): Promise<ClickHouseExecutor> => createClickHouse({ url: null, dataDir });
-const workerOf = (executor: ClickHouseExecutor): Worker => (executor as unknown as { worker: Worker }).worker;
+const workerOf = (executor: ClickHouseExecutor): ChildProcess => (executor as unknown as { worker: ChildProcess }).worker;
 
 const LOOKUP_SIZE = 1000;
 const lookupValue = (k: number): string => `v${k} it's "q"\n\t😀`;
@@ -113,8 +113,8 @@ describe('embedded ClickHouse lifecycle', () => {
     try {
       await createTables(ch);
       const crashed = workerOf(ch);
-      // A message the worker cannot handle stands in for a bug: its handler throws, uncaught.
-      crashed.postMessage(null);
+      // A message the engine process cannot handle stands in for a bug: its handler throws, uncaught.
+      crashed.send(null as unknown as string);
       const held = await Promise.allSettled([ch.query('SELECT 1 AS one'), ch.insert('calls', callRows(1, 10))]);
       expect(held.map((r) => (r.status === 'rejected' ? r.reason : r.value))).toEqual([
         expect.any(ClickHouseUnavailableError),

@@ -9,8 +9,8 @@ export interface WorkerEntry {
 
 /**
  * The compiled `chdb.worker.js` beside this file when there is one (production runs dist/).
- * Otherwise we run from TypeScript sources (ts-jest, @swc-node/register): a worker is a fresh
- * isolate that does not inherit the parent's transpiler hook, so it gets swc's.
+ * Otherwise we run from TypeScript sources (ts-jest, @swc-node/register): the child process does
+ * not inherit the parent's transpiler hook, so it gets swc's.
  */
 export function resolveWorkerEntry(dir: string = __dirname): WorkerEntry {
   const compiled = join(dir, 'chdb.worker.js');

@@ -10,20 +10,14 @@ export class ChdbMissingError extends Error {
   }
 }
 
-let loaded = false;
-
 /**
- * Loads the chDB addon into the main thread, where it stays. This is not only a presence check:
- * Node unloads a native addon when the last thread that loaded it exits, and unloading libchdb
- * runs the engine's static destructors, which crashes the process (segfault on every worker exit
- * or restart with chdb 3.4). Held here, the library outlives any worker.
+ * Only checks that chdb can be found: the engine itself is loaded in its own child process, never
+ * in this one (one engine per process; two in one process crash it).
  */
-export function loadChdbAddon(): void {
-  if (loaded) return;
+export function checkChdbInstalled(): void {
   try {
-    require('chdb');
+    require.resolve('chdb');
   } catch (error) {
     throw new ChdbMissingError(error);
   }
-  loaded = true;
 }

@@ -1,12 +1,10 @@
 /**
- * The chDB engine's thread. Only the synchronous chDB calls are used, and the message handler
- * never awaits: each message runs to completion before the next is taken, so the port's FIFO is
- * the request queue and exactly one statement runs at a time. That is what makes chDB's parameter
- * binding safe (it is not under concurrent calls), and it also means no native work is ever
- * pending on the libuv pool: a worker torn down with an async chDB call in flight aborts the whole
- * process (chdb 3.4, napi_throw during FreeEnvironment).
+ * The chDB engine's own process. chDB holds one engine per process (a second one, with another
+ * data directory, crashes it), so every executor gets a child process of its own. Only the
+ * synchronous chDB calls are used, and the message handler never awaits: each message runs to
+ * completion before the next is taken, so the IPC channel's FIFO is the request queue and exactly
+ * one statement runs at a time, which is what makes chDB's parameter binding safe.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerError, WorkerInit, WorkerReply, WorkerRequest } from './chdb.protocol';
 
 interface ChdbSession {
@@ -19,11 +17,18 @@ type SessionClass = new (path: string, options: { connectionArgs: readonly strin
 // Untyped require: chdb is an optional dependency, and the build must not need its types.
 const { Session } = require('chdb') as { Session: SessionClass };
 
-const init = workerData as WorkerInit;
+const init = JSON.parse(process.env.TRUNKLINE_CHDB_INIT ?? '{}') as WorkerInit;
 const session = new Session(init.path, { connectionArgs: init.args });
-const port = parentPort!;
 
-port.on('message', (request: WorkerRequest) => port.postMessage(handle(request)));
+process.on('message', (request: WorkerRequest) => {
+  const reply = handle(request);
+  process.send!(reply);
+  if (request.op === 'close') process.disconnect();
+});
+// The parent is gone (even SIGKILLed): nobody can use this engine any more, and the data
+// directory must be free for the parent's successor.
+process.on('disconnect', () => process.exit(0));
+process.send!({ id: 0, ok: true, text: 'ready' } satisfies WorkerReply);
 
 function handle(request: WorkerRequest): WorkerReply {
   try {

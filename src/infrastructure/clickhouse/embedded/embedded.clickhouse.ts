@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { ChildProcess, fork } from 'node:child_process';
 import { fromClickHouseCode } from '../clickhouse.errors';
 import {
   bindParams,
@@ -16,7 +16,7 @@ import {
   type QueryParams,
   silentClickHouseLogger,
 } from '../clickhouse.port';
-import { loadChdbAddon } from './chdb.addon';
+import { checkChdbInstalled } from './chdb.addon';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './chdb.protocol';
 import { resolveWorkerEntry, type WorkerEntry } from './chdb-worker.entry';
 
@@ -40,14 +40,14 @@ interface Pending {
 
 /**
  * chDB in the data directory. chDB is one engine per process and its parameter binding is unsafe
- * under concurrent calls, so the engine lives in one worker thread that runs one statement at a
- * time (chdb.worker.ts); this side only numbers the calls and matches the replies. If the worker
- * dies, the calls it held fail as unavailable and the next call starts a new one.
+ * under concurrent calls, so the engine lives in a child process of its own that runs one
+ * statement at a time (chdb.worker.ts); this side only numbers the calls and matches the replies.
+ * If the child dies, the calls it held fail as unavailable and the next call starts a new one.
  */
 export class EmbeddedClickHouse implements ClickHouseExecutor {
   readonly kind = 'embedded' as const;
-  private worker: Worker | null = null;
-  private starting: Promise<Worker> | null = null;
+  private worker: ChildProcess | null = null;
+  private starting: Promise<ChildProcess> | null = null;
   /** Resolves when the last failed worker has exited: its successor starts only then. */
   private retired: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, Pending>();
@@ -62,7 +62,7 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
 
   /** Starts the engine and waits until it answers, so a bad data directory fails here. */
   static async open(options: EmbeddedClickHouseOptions): Promise<EmbeddedClickHouse> {
-    loadChdbAddon();
+    checkChdbInstalled();
     await mkdir(options.dir, { recursive: true });
     const settings = { ...EXECUTOR_SETTINGS, max_execution_time: Math.ceil((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000) };
     const args = Object.entries(settings).map(([name, value]) => `--${name}=${value}`);
@@ -106,7 +106,15 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     if (!worker) return;
     // Queued behind every call already sent, so those finish first.
     await this.send(worker, { op: 'close' }).catch(() => undefined);
-    await worker.terminate();
+    if (worker.exitCode === null && worker.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => worker.kill('SIGKILL'), 5000);
+        worker.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   private async call(call: Call): Promise<string> {
@@ -115,24 +123,36 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
   }
 
   /** Calls waiting here resume in the order they came, so they reach the worker in that order. */
-  private start(): Promise<Worker> {
-    this.starting ??= this.retired.then(() => {
-      this.starting = null;
-      return this.spawn();
+  private start(): Promise<ChildProcess> {
+    this.starting ??= this.retired.then(async () => {
+      try {
+        return await this.spawn();
+      } finally {
+        this.starting = null;
+      }
     });
     return this.starting;
   }
 
-  private send(worker: Worker, call: Call): Promise<string> {
+  private send(worker: ChildProcess, call: Call): Promise<string> {
     const id = this.nextId++;
     return new Promise<string>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...call, id } satisfies WorkerRequest);
+      worker.send({ ...call, id } satisfies WorkerRequest, (error) => {
+        if (!error) return;
+        this.pending.delete(id);
+        reject(new ClickHouseUnavailableError(`chDB process unreachable: ${error.message}`, error));
+      });
     });
   }
 
-  private spawn(): Worker {
-    const worker = new Worker(this.entry.file, { workerData: this.init, execArgv: this.entry.execArgv });
+  private async spawn(): Promise<ChildProcess> {
+    const worker = fork(this.entry.file, [], {
+      execArgv: this.entry.execArgv ?? [],
+      serialization: 'advanced',
+      env: { ...process.env, TRUNKLINE_CHDB_INIT: JSON.stringify(this.init) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     // Calls already sent to a failed worker are lost with it; later calls go to its successor.
     const retire = (error: Error): void => {
@@ -142,12 +162,17 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
       }
       this.failAll(error);
     };
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', (code) => reject(new ClickHouseUnavailableError(`chDB process exited before it was ready (code ${code})`)));
+    });
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => {
       this.logger.warn({ err: error, dir: this.init.path }, 'embedded ClickHouse: chDB worker failed');
       retire(new ClickHouseUnavailableError(`chDB worker failed: ${error.message}`, error));
     });
     worker.on('exit', (code) => retire(new ClickHouseUnavailableError(`chDB worker exited (code ${code})`)));
+    await ready;
     this.worker = worker;
     return worker;
   }

@@ -1,0 +1,138 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.benchEventStoreAppends = benchEventStoreAppends;
+exports.benchBaselineInserts = benchBaselineInserts;
+const node_crypto_1 = require("node:crypto");
+const promises_1 = require("node:fs/promises");
+const node_os_1 = require("node:os");
+const node_path_1 = require("node:path");
+const pg_1 = require("pg");
+const event_store_factory_1 = require("../src/infrastructure/event-store/event-store.factory");
+const event_store_port_1 = require("../src/infrastructure/event-store/event-store.port");
+const SHARED_STREAMS = 4;
+/**
+ * A command workload: each writer alternates single-event appends to its own stream and to one
+ * of a few shared streams, always with the exact expected revision it last saw; a conflict
+ * updates it from the error and retries. Runs in a throwaway schema, dropped afterwards.
+ */
+async function benchEventStoreAppends(options) {
+    const schema = `bench_es_${(0, node_crypto_1.randomBytes)(6).toString('hex')}`;
+    const dataDir = await (0, promises_1.mkdtemp)((0, node_path_1.join)((0, node_os_1.tmpdir)(), 'trunkline-bench-'));
+    let store;
+    try {
+        store = await (0, event_store_factory_1.createEventStore)({ url: options.url, schema, dataDir, poolSize: options.writers + 2 });
+        await runWriters(store, options.writers, 1, { latenciesMs: [], conflicts: 0 }); // warm-up: plans, caches
+        const tally = { latenciesMs: [], conflicts: 0 };
+        const started = process.hrtime.bigint();
+        await runWriters(store, options.writers, options.seconds, tally);
+        return summarise(tally, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+    finally {
+        await store?.close();
+        await dropSchema(options.url, schema);
+        await (0, promises_1.rm)(dataDir, { recursive: true, force: true });
+    }
+}
+async function runWriters(store, writers, seconds, tally) {
+    const deadline = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
+    const run = (0, node_crypto_1.randomUUID)().slice(0, 8);
+    await Promise.all(Array.from({ length: writers }, (_, w) => writer(store, `${run}-${w}`, w, deadline, tally)));
+}
+async function writer(store, name, index, deadline, tally) {
+    const known = new Map();
+    for (let i = 0; process.hrtime.bigint() < deadline; i += 1) {
+        const stream = i % 2 === 0 ? `trunk-${name}` : `account-shared-${(index + i) % SHARED_STREAMS}`;
+        const event = { id: (0, node_crypto_1.randomUUID)(), type: 'SipPasswordRotated', data: payload(i), metadata: { actor: `key_${index}`, correlation_id: (0, node_crypto_1.randomUUID)() } };
+        for (;;) {
+            const expected = known.get(stream) ?? 'no_stream';
+            const started = process.hrtime.bigint();
+            try {
+                const result = await store.append(stream, [event], expected);
+                tally.latenciesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+                known.set(stream, result.nextExpectedVersion);
+                break;
+            }
+            catch (error) {
+                if (!(error instanceof event_store_port_1.VersionConflictError))
+                    throw error;
+                tally.conflicts += 1;
+                known.set(stream, error.actual === 'unknown' ? await lastRevision(store, stream) : error.actual);
+            }
+        }
+    }
+}
+async function lastRevision(store, stream) {
+    const events = await store.readStream(stream);
+    return events.length === 0 ? 'no_stream' : events[events.length - 1].revision;
+}
+const payload = (i) => ({
+    trunkId: `trk_${(0, node_crypto_1.randomBytes)(12).toString('hex')}`,
+    rotatedAt: new Date().toISOString(),
+    passwordHash: (0, node_crypto_1.randomBytes)(32).toString('base64'),
+    sequence: i,
+    labels: { region: 'eu-west', tier: 'production' },
+});
+function summarise(tally, seconds) {
+    const sorted = [...tally.latenciesMs].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    const round = (n) => Math.round(n * 100) / 100;
+    return {
+        appendsPerSecond: Math.round(sorted.length / seconds),
+        p50Ms: round(at(0.5)),
+        p99Ms: round(at(0.99)),
+        appends: sorted.length,
+        conflicts: tally.conflicts,
+    };
+}
+async function dropSchema(url, schema) {
+    const client = new pg_1.Client({ connectionString: url });
+    await client.connect();
+    try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+    finally {
+        await client.end();
+    }
+}
+/**
+ * Same-run baseline: the same writers committing one plain single-row INSERT each. The store
+ * cannot beat it (both are bound by commit/WAL flush); the gap is the store's own cost.
+ */
+async function benchBaselineInserts(options) {
+    const table = `bench_baseline_${(0, node_crypto_1.randomBytes)(6).toString('hex')}`;
+    const pool = new pg_1.Pool({ connectionString: options.url, max: options.writers });
+    await pool.query(`CREATE TABLE "${table}" (id bigserial PRIMARY KEY, body jsonb NOT NULL)`);
+    try {
+        const tally = { latenciesMs: [], conflicts: 0 };
+        const deadline = process.hrtime.bigint() + BigInt(Math.round(options.seconds * 1e9));
+        const started = process.hrtime.bigint();
+        const insert = { name: 'baseline_insert', text: `INSERT INTO "${table}" (body) VALUES ($1)` };
+        await Promise.all(Array.from({ length: options.writers }, async (_, w) => {
+            for (let i = 0; process.hrtime.bigint() < deadline; i += 1) {
+                const t0 = process.hrtime.bigint();
+                await pool.query({ ...insert, values: [JSON.stringify(payload(w * 1e6 + i))] });
+                tally.latenciesMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+            }
+        }));
+        const { appendsPerSecond, p50Ms, p99Ms } = summarise(tally, Number(process.hrtime.bigint() - started) / 1e9);
+        return { commitsPerSecond: appendsPerSecond, p50Ms, p99Ms };
+    }
+    finally {
+        await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+        await pool.end();
+    }
+}
+if (require.main === module) {
+    const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const seconds = Number(process.argv[2] ?? 10);
+    void (async () => {
+        const options = { url, writers: 16, seconds };
+        const baseline = await benchBaselineInserts(options);
+        const store = await benchEventStoreAppends(options);
+        console.log(JSON.stringify({ writers: 16, seconds, baselinePlainInsert: baseline, eventStoreAppends: store }, null, 2));
+    })().catch((error) => {
+        console.error(error);
+        process.exitCode = 1;
+    });
+}
+//# sourceMappingURL=event-store.bench.js.map

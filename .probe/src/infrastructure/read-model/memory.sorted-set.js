@@ -1,0 +1,74 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.MemorySortedSet = void 0;
+/**
+ * A sorted set ordered like Redis's: by score, ties by member in byte order. Members are kept
+ * in an array sorted by (score, member) and found by binary search; the memory adapter serves
+ * development and tests, not large sets.
+ */
+class MemorySortedSet {
+    scores = new Map();
+    entries = [];
+    get size() {
+        return this.entries.length;
+    }
+    add(member, score) {
+        if (Number.isNaN(score))
+            throw new Error('ERR value is not a valid float');
+        const current = this.scores.get(member);
+        if (current === score)
+            return;
+        if (current !== undefined)
+            this.entries.splice(this.indexOf(current, member), 1);
+        this.scores.set(member, score);
+        this.entries.splice(this.indexOf(score, member), 0, { score, member });
+    }
+    remove(member) {
+        const score = this.scores.get(member);
+        if (score === undefined)
+            return;
+        this.entries.splice(this.indexOf(score, member), 1);
+        this.scores.delete(member);
+    }
+    /** Inclusive ranks, ascending; or counted from the highest entry when reversed. */
+    range(start, stop, reversed) {
+        const n = this.entries.length;
+        const picked = reversed
+            ? this.entries.slice(Math.max(0, n - 1 - stop), Math.max(0, n - start)).reverse()
+            : this.entries.slice(start, stop + 1);
+        return picked.map((entry) => entry.member);
+    }
+    /** Position of (score, member) if present, else where it would be inserted. */
+    indexOf(score, member) {
+        let lo = 0;
+        let hi = this.entries.length;
+        while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            const e = this.entries[mid];
+            const before = e.score < score || (e.score === score && compareBytes(e.member, member) < 0);
+            if (before)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+}
+exports.MemorySortedSet = MemorySortedSet;
+/**
+ * Redis compares members as UTF-8 bytes, i.e. by code point; JavaScript's `<` compares UTF-16
+ * units, which disagrees once a surrogate pair meets a character in U+E000..U+FFFF.
+ */
+function compareBytes(a, b) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        const ca = a.codePointAt(i);
+        const cb = b.codePointAt(i);
+        if (ca !== cb)
+            return ca - cb;
+        if (ca > 0xffff)
+            i++;
+    }
+    return a.length - b.length;
+}
+//# sourceMappingURL=memory.sorted-set.js.map

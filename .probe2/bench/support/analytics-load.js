@@ -1,0 +1,106 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.benchTrunks = benchTrunks;
+exports.loadCalls = loadCalls;
+const call_record_row_1 = require("../../src/ingestion/call-record.row");
+const call_generator_1 = require("../../src/tools/call-generator");
+const PROVIDERS = ['openai', 'elevenlabs', 'custom'];
+/** Stable trunk ids and names: analytics take names from trunk_dimension, nothing else needs the trunks. */
+function benchTrunks(count) {
+    return Array.from({ length: count }, (_, k) => ({
+        id: `conn_analyticsbench${String(k + 1).padStart(4, '0')}`,
+        name: `Bench trunk ${k + 1}`,
+        provider: PROVIDERS[k % PROVIDERS.length],
+    }));
+}
+/**
+ * What validation turns a generated record into, without validating: the generator's records are
+ * valid by construction, and validation would cost as much again as generating them.
+ */
+function enrich(r, accountId, provider, shortSipTrace) {
+    const start = new Date(r.start_time);
+    const end = r.end_time === undefined ? null : new Date(r.end_time);
+    const trace = r.sip_trace ?? null;
+    return {
+        id: r.id, trunk_id: r.trunk_id, direction: r.direction, from: r.from, to: r.to, status: r.status,
+        start_time: start, end_time: end,
+        duration_seconds: r.duration_seconds ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0),
+        carrier_lag_ms: r.carrier_lag_ms ?? null, ai_latency_ms: r.ai_latency_ms ?? null, gateway_processing_ms: r.gateway_processing_ms ?? null,
+        packet_loss_percent: r.packet_loss_percent ?? null, jitter_ms: r.jitter_ms ?? null,
+        codec_used: r.codec_used ?? null, disconnect_reason: r.disconnect_reason ?? null,
+        turns: r.turns ?? [],
+        sip_trace: trace !== null && shortSipTrace ? trace.slice(0, Math.max(0, trace.indexOf('\n'))) : trace,
+        account_id: accountId, provider,
+    };
+}
+/**
+ * Generates the records and inserts them as the writer stores first versions (rowOf, sign 1, a
+ * strictly increasing version from Date.now() µs), one INSERT per batch. The next batch is built
+ * while the engine's thread inserts the previous one, so both cores work.
+ */
+async function loadCalls(clickhouse, spec, progress) {
+    const trunks = benchTrunks(spec.trunks);
+    const batches = new RowBatches(spec, trunks);
+    const started = performance.now();
+    let inserted = 0;
+    let inFlight = null;
+    let lastReport = started;
+    for (let rows = batches.next(); rows.length > 0; rows = batches.next()) {
+        if (inFlight)
+            await inFlight;
+        inFlight = clickhouse.insert('call_records', rows).then(() => void (inserted += rows.length));
+        if (performance.now() - lastReport > 15_000) {
+            lastReport = performance.now();
+            progress(`load: ${batches.built.toLocaleString('en-US')}/${spec.calls.toLocaleString('en-US')} rows built, ${((lastReport - started) / 1000).toFixed(0)} s`);
+        }
+    }
+    if (inFlight)
+        await inFlight;
+    await insertTrunkDimension(clickhouse, spec.accountId, trunks);
+    const jsonBytes = batches.sampled === 0 ? 0 : (batches.sampledBytes / batches.sampled) * inserted;
+    return { rows: inserted, ms: performance.now() - started, jsonBytes, avgSipTraceBytes: inserted === 0 ? 0 : batches.traceBytes / inserted };
+}
+/** Rows of call_records, `batchRows` at a time, with sizes sampled for the report. */
+class RowBatches {
+    spec;
+    built = 0;
+    traceBytes = 0;
+    sampled = 0;
+    sampledBytes = 0;
+    version = 0;
+    records;
+    providers;
+    constructor(spec, trunks) {
+        this.spec = spec;
+        this.providers = new Map(trunks.map((t) => [t.id, t.provider]));
+        const generated = (0, call_generator_1.generateCalls)({
+            count: spec.calls, trunkIds: trunks.map((t) => t.id), from: new Date(spec.fromMs), to: new Date(spec.toMs), seed: spec.seed,
+        });
+        this.records = generated[Symbol.iterator]();
+    }
+    next() {
+        const now = new Date();
+        const rows = [];
+        while (rows.length < this.spec.batchRows) {
+            const next = this.records.next();
+            if (next.done)
+                break;
+            // As CallRecordWriter.nextVersion: strictly increasing, from the clock in microseconds.
+            this.version = Math.max(this.version + 1, Date.now() * 1000);
+            const record = enrich(next.value, this.spec.accountId, this.providers.get(next.value.trunk_id), this.spec.shortSipTrace);
+            const row = (0, call_record_row_1.rowOf)(record, this.version, now);
+            rows.push(row);
+            this.traceBytes += row.sip_trace.length;
+            if (++this.built % 1000 === 0) {
+                this.sampled++;
+                this.sampledBytes += Buffer.byteLength(JSON.stringify(row)) + 1;
+            }
+        }
+        return rows;
+    }
+}
+async function insertTrunkDimension(clickhouse, accountId, trunks) {
+    const rows = trunks.map((t) => ({ account_id: accountId, trunk_id: t.id, name: t.name, provider: t.provider, deleted: 0, version: 1 }));
+    await clickhouse.insert('trunk_dimension', rows);
+}
+//# sourceMappingURL=analytics-load.js.map

@@ -1,0 +1,40 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.RATIO_TARGET = void 0;
+exports.formatReport = formatReport;
+exports.RATIO_TARGET = 0.5;
+function formatReport(report) {
+    const { machine, settings, bare, app, eventStore } = report;
+    const rows = [
+        ['what', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
+        [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...cells(bare.median)],
+        [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...cells(app.median)],
+    ];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+    const line = (row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+    const verdict = report.ratio >= report.ratioTarget ? 'meets target' : 'BELOW target';
+    const out = [
+        `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis}; load average ${machine.loadAverage} at start`,
+        `load: autocannon, ${settings.connections} connections, pipelining 1, keep-alive, HTTPS; ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run;` +
+            ` ${settings.rounds} alternating rounds (bare, app, ...), median of each; servers in child processes; app LOG_LEVEL=${settings.logLevel}`,
+        '',
+        line(rows[0]),
+        line(widths.map((w) => '-'.repeat(w))),
+        line(rows[1]),
+        line(rows[2]),
+        '',
+        `ratio app/bare: ${report.ratio.toFixed(2)} (target >= ${report.ratioTarget.toFixed(2)}: ${verdict});` +
+            ` server CPU per request app/bare: ${(app.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
+        `runs, requests/s: bare ${bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
+        eventStore
+            ? `event store (PostgreSQL), ${eventStore.writers} concurrent writers, ${eventStore.seconds} s: ${eventStore.appendsPerSecond.toFixed(0)} appends/s,` +
+                ` p50 ${eventStore.p50Ms.toFixed(2)} ms, p99 ${eventStore.p99Ms.toFixed(2)} ms (${eventStore.appends} appends` +
+                `${eventStore.conflicts === undefined ? '' : `, ${eventStore.conflicts} conflicts retried`})`
+            : 'event store: skipped (--no-event-store)',
+    ];
+    return `${out.join('\n')}\n`;
+}
+function cells(run) {
+    return [run.requestsPerSecond.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2), run.cpuMicrosPerRequest.toFixed(0), String(run.non2xx), String(run.errors)];
+}
+//# sourceMappingURL=report.js.map

@@ -1,0 +1,123 @@
+"use strict";
+/**
+ * Every SQL statement of the PostgreSQL / PGlite event store. Statements name tables without a
+ * schema: each connection's search_path is set to the store's schema when it is opened, so the
+ * text stays constant (one prepared statement per text) and no identifier is built per call.
+ */
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ping = exports.readAll = exports.readStream = exports.appendEvents = exports.SCHEMA_DDL = exports.searchPathOption = exports.setSearchPath = exports.createSchema = exports.LOCK_MIGRATIONS = exports.notify = exports.LISTEN = exports.NOTIFY_CHANNEL = void 0;
+exports.checkSchemaName = checkSchemaName;
+const statement = (text, values) => ({ text, values });
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Schema names come from config, never from requests; still, only plain identifiers pass. */
+function checkSchemaName(schema) {
+    if (!SCHEMA_NAME.test(schema))
+        throw new Error(`invalid event store schema name: ${JSON.stringify(schema)}`);
+    return schema;
+}
+/** Channel for cross-process wake-ups; the payload is the schema so stores in other schemas ignore it. */
+exports.NOTIFY_CHANNEL = 'trunkline_events';
+exports.LISTEN = `LISTEN ${exports.NOTIFY_CHANNEL}`;
+exports.notify = statement('SELECT pg_notify($1, $2)', (p) => [exports.NOTIFY_CHANNEL, p.schema]);
+/** Serialises migrations of concurrent processes; DDL "IF NOT EXISTS" alone races. */
+exports.LOCK_MIGRATIONS = `SELECT pg_advisory_xact_lock(hashtext('trunkline.event-store.migrate'))`;
+const createSchema = (schema) => `CREATE SCHEMA IF NOT EXISTS "${checkSchemaName(schema)}"`;
+exports.createSchema = createSchema;
+/** For PGlite, whose single session is configured once; pg connections get it at startup. */
+const setSearchPath = (schema) => `SET search_path TO "${checkSchemaName(schema)}"`;
+exports.setSearchPath = setSearchPath;
+/** pg startup option: every pooled connection resolves the unqualified names in the store's schema. */
+const searchPathOption = (schema) => `-c search_path=${checkSchemaName(schema)}`;
+exports.searchPathOption = searchPathOption;
+/**
+ * One round trip per append. Outcomes: 'appended' | 'duplicate' (every id already stored in this
+ * stream: the original result is returned) | 'conflict' (wrong expected version, or ids that
+ * partly overlap stored ones or belong to another stream: a retried batch that differs from the
+ * original was decided on other state, so storing half of it would be wrong).
+ */
+const APPEND_FUNCTION_DDL = `CREATE OR REPLACE FUNCTION append_events(
+    p_stream_id text, p_expected text, p_expected_revision bigint, p_events jsonb
+  ) RETURNS TABLE (outcome text, stream_version bigint, transaction_id text, global_position text)
+  LANGUAGE plpgsql AS $fn$
+  DECLARE
+    v_count int := jsonb_array_length(p_events);
+    v_ids uuid[] := ARRAY(SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x);
+    v_found int; v_elsewhere int; v_last bigint; v_current bigint;
+  BEGIN
+    -- Taken before this transaction has an xid: appends to one stream then get increasing xids,
+    -- so the global order (transaction_id, global_position) keeps each stream's revision order.
+    PERFORM pg_advisory_xact_lock(1953720684, hashtext(p_stream_id));
+    SELECT count(*), count(*) FILTER (WHERE e.stream_id <> p_stream_id), max(e.revision)
+      INTO v_found, v_elsewhere, v_last
+      FROM events e WHERE e.event_id = ANY (v_ids); -- an array, not a subquery: always the index
+    SELECT s.version INTO v_current FROM streams s WHERE s.stream_id = p_stream_id;
+    IF v_found = v_count AND v_elsewhere = 0 THEN
+      RETURN QUERY SELECT 'duplicate', e.revision, e.transaction_id::text, e.global_position::text
+        FROM events e WHERE e.stream_id = p_stream_id AND e.revision = v_last;
+      RETURN;
+    END IF;
+    IF v_found > 0
+       OR (p_expected = 'no_stream' AND v_current IS NOT NULL)
+       OR (p_expected = 'stream_exists' AND v_current IS NULL)
+       OR (p_expected = 'revision' AND v_current IS DISTINCT FROM p_expected_revision) THEN
+      RETURN QUERY SELECT 'conflict', v_current, NULL::text, NULL::text;
+      RETURN;
+    END IF;
+    IF v_current IS NULL THEN
+      INSERT INTO streams (stream_id, version) VALUES (p_stream_id, v_count - 1);
+    ELSE
+      UPDATE streams SET version = v_current + v_count WHERE stream_id = p_stream_id;
+    END IF;
+    WITH inserted AS (
+      INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
+      SELECT (x->>'id')::uuid, p_stream_id, coalesce(v_current, -1) + n, x->>'type', x->'data', x->'metadata'
+        FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n) ORDER BY n
+      RETURNING events.global_position
+    ) SELECT max(inserted.global_position) INTO v_last FROM inserted;
+    RETURN QUERY SELECT 'appended', coalesce(v_current, -1) + v_count, pg_current_xact_id()::text, v_last::text;
+  END
+  $fn$`;
+/**
+ * `streams.version` is the revision of the stream's last event; appends check and bump it.
+ * `events.transaction_id` is the writing transaction: readers order by (transaction_id,
+ * global_position) and only read below the oldest running transaction, so an event whose
+ * transaction commits late is never overtaken by a reader's checkpoint.
+ */
+exports.SCHEMA_DDL = [
+    `CREATE TABLE IF NOT EXISTS streams (
+     stream_id text PRIMARY KEY,
+     version bigint NOT NULL
+   ) WITH (fillfactor = 80)`, // room for HOT updates of the version on every append
+    `CREATE TABLE IF NOT EXISTS events (
+     global_position bigserial NOT NULL,
+     transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+     event_id uuid NOT NULL,
+     stream_id text NOT NULL,
+     revision bigint NOT NULL,
+     type text NOT NULL,
+     data jsonb NOT NULL,
+     metadata jsonb NOT NULL,
+     recorded_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (transaction_id, global_position),
+     CONSTRAINT events_event_id_key UNIQUE (event_id),
+     CONSTRAINT events_stream_revision_key UNIQUE (stream_id, revision)
+   )`,
+    APPEND_FUNCTION_DDL,
+];
+exports.appendEvents = statement('SELECT outcome, stream_version::text AS stream_version, transaction_id, global_position FROM append_events($1, $2, $3, $4::jsonb)', (p) => [p.streamId, p.expected, p.expectedRevision, p.eventsJson]);
+// Text casts keep bigint/xid8 exact in JS. Because the aliases shadow the columns, ORDER BY
+// must name `events.<column>` or it would sort the text.
+const EVENT_COLUMNS = `event_id::text AS event_id, type, data, metadata, stream_id, revision::text AS revision,
+  transaction_id::text AS transaction_id, global_position::text AS global_position, recorded_at`;
+exports.readStream = statement(`SELECT ${EVENT_COLUMNS} FROM events
+    WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`, (p) => [p.streamId, p.fromRevision, p.maxCount]);
+/**
+ * Only transactions older than the oldest still running one are read: anything at or above it
+ * may still commit and land before events already visible.
+ */
+exports.readAll = statement(`SELECT ${EVENT_COLUMNS} FROM events
+    WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY events.transaction_id, events.global_position LIMIT $3`, (p) => [p.afterTransaction, p.afterPosition, p.maxCount]);
+exports.ping = statement('SELECT 1 AS ok', () => []);
+//# sourceMappingURL=event-store.sql.js.map

@@ -1,0 +1,17 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.parseBound = parseBound;
+const domain_error_1 = require("../../shared/domain-error");
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+/**
+ * An instant, or a date: as a start, the start of that UTC day; as an end, its last
+ * millisecond (decisions.md: "a date as end_date means the end of that UTC day").
+ */
+function parseBound(value, field, as) {
+    const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00.000Z`) + (as === 'end' ? DAY_MS - 1 : 0) : Date.parse(value);
+    if (Number.isNaN(ms))
+        throw new domain_error_1.DomainError('invalid_params', `${field} is not a valid ISO 8601 instant or date`, { param: field });
+    return new Date(ms);
+}
+//# sourceMappingURL=time-range.js.map

@@ -1,0 +1,128 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.trunkStream = exports.trunkDecider = void 0;
+exports.checkWiring = checkWiring;
+const domain_error_1 = require("../../../shared/domain-error");
+const trunk_types_1 = require("./trunk.types");
+const EMPTY_SETTINGS = { system_prompt: null, vad: null, provider_settings: null, allowed_addresses: null };
+exports.trunkDecider = {
+    initialState: () => ({ status: 'none' }),
+    decide(command, state) {
+        switch (command.type) {
+            case 'CreateTrunk': {
+                if (state.status !== 'none')
+                    throw new domain_error_1.DomainError('conflict', `Trunk ${command.data.trunkId} already exists`);
+                const d = command.data;
+                checkWiring(d.provider, d.wiring, true);
+                return [
+                    {
+                        type: 'TrunkCreated',
+                        data: {
+                            trunk_id: d.trunkId, account_id: d.accountId, name: d.name, ai_provider: d.provider, sip_username: d.sipUsername,
+                            sip_password: d.sipPassword, wiring: d.wiring, settings: { ...EMPTY_SETTINGS, ...definedOnly(d.settings) }, created_at: d.at.toISOString(),
+                        },
+                    },
+                ];
+            }
+            case 'UpdateTrunk': {
+                const trunk = live(state, command.data.accountId);
+                if (command.data.changes.wiring)
+                    checkWiring(trunk.provider, command.data.changes.wiring, false);
+                const changes = effectiveChanges(trunk, command.data.changes);
+                if (Object.keys(changes).length === 0)
+                    return [];
+                const renamed = changes.name !== undefined ? { previous_name: trunk.name } : {};
+                return [{ type: 'TrunkUpdated', data: { trunk_id: trunk.trunkId, account_id: trunk.accountId, changes, ...renamed, updated_at: command.data.at.toISOString() } }];
+            }
+            case 'RotateSipPassword': {
+                const trunk = live(state, command.data.accountId);
+                return [
+                    {
+                        type: 'SipPasswordRotated',
+                        data: { trunk_id: trunk.trunkId, account_id: trunk.accountId, sip_username: trunk.sipUsername, sip_password: command.data.sipPassword, rotated_at: command.data.at.toISOString() },
+                    },
+                ];
+            }
+            case 'DeleteTrunk': {
+                const trunk = live(state, command.data.accountId);
+                return [
+                    {
+                        type: 'TrunkDeleted',
+                        data: { trunk_id: trunk.trunkId, account_id: trunk.accountId, sip_username: trunk.sipUsername, name: trunk.name, deleted_at: command.data.at.toISOString() },
+                    },
+                ];
+            }
+        }
+    },
+    evolve(state, event) {
+        switch (event.type) {
+            case 'TrunkCreated': {
+                const d = event.data;
+                return {
+                    status: 'active', trunkId: d.trunk_id, accountId: d.account_id, name: d.name, provider: d.ai_provider, sipUsername: d.sip_username,
+                    wiring: d.wiring, settings: d.settings, createdAt: d.created_at, updatedAt: d.created_at,
+                };
+            }
+            case 'TrunkUpdated': {
+                if (state.status === 'none')
+                    return state;
+                const { name, status, wiring, ...settings } = event.data.changes;
+                return {
+                    ...state,
+                    ...(name !== undefined ? { name } : {}),
+                    ...(status !== undefined && state.status !== 'deleted' ? { status } : {}),
+                    wiring: { ...state.wiring, ...wiring },
+                    settings: { ...state.settings, ...settings },
+                    updatedAt: event.data.updated_at,
+                };
+            }
+            case 'SipPasswordRotated':
+                return state.status === 'none' ? state : { ...state, updatedAt: event.data.rotated_at };
+            case 'TrunkDeleted':
+                return state.status === 'none' ? state : { ...state, status: 'deleted', updatedAt: event.data.deleted_at };
+        }
+    },
+};
+/** A deleted trunk, or another account's, does not exist for the caller. */
+function live(state, accountId) {
+    if (state.status === 'none' || state.status === 'deleted' || state.accountId !== accountId)
+        throw new domain_error_1.DomainError('not_found', 'Trunk not found');
+    return state;
+}
+/** Required fields of the provider present (on create); no field of another provider. */
+function checkWiring(provider, wiring, creating) {
+    const own = trunk_types_1.FIELDS_OF_PROVIDER[provider];
+    for (const field of trunk_types_1.ALL_PROVIDER_FIELDS) {
+        if (wiring[field] !== undefined && !own.includes(field))
+            throw (0, domain_error_1.invalidField)(field, `${field} does not apply to a ${provider} trunk`);
+    }
+    if (!creating)
+        return;
+    for (const field of own) {
+        if (wiring[field] === undefined)
+            throw (0, domain_error_1.invalidField)(field, `${field} is required when ai_provider is ${provider}`);
+    }
+}
+/** Drops fields equal to the current values, so a no-op PATCH records nothing. */
+function effectiveChanges(trunk, requested) {
+    const changes = {};
+    if (requested.name !== undefined && requested.name !== trunk.name)
+        changes.name = requested.name;
+    if (requested.status !== undefined && requested.status !== trunk.status)
+        changes.status = requested.status;
+    for (const key of ['system_prompt', 'vad', 'provider_settings', 'allowed_addresses']) {
+        if (requested[key] !== undefined && JSON.stringify(requested[key]) !== JSON.stringify(trunk.settings[key])) {
+            changes[key] = requested[key];
+        }
+    }
+    const wiring = Object.fromEntries(Object.entries(requested.wiring ?? {}).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(trunk.wiring[k])));
+    if (Object.keys(wiring).length > 0)
+        changes.wiring = wiring;
+    return changes;
+}
+function definedOnly(value) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+const trunkStream = (trunkId) => `trunk-${trunkId}`;
+exports.trunkStream = trunkStream;
+//# sourceMappingURL=trunk.decider.js.map

@@ -1,0 +1,33 @@
+import type { PageCosts } from './analytics-http';
+import type { Headline, PartsInfo, StatementTime } from './analytics-messages';
+
+export interface AppLoadFigures {
+  rows: number;
+  ms: number;
+  jsonBytes: number;
+  batchRows: number;
+  shortSipTrace: boolean;
+  avgSipTraceBytes: number;
+  settleMs: number;
+  settled: boolean;
+  parts: PartsInfo[];
+}
+
+export interface Series {
+  source: 'app' | 'raw' | 'postgres';
+  granularity: 'hourly' | 'daily';
+  label: string;
+  samplesMs: number[];
+  headline: Headline;
+}
+
+export interface AnalyticsReport {
+  machine: { cpu: string; cores: number; memoryGb: number; node: string; chdb: string; loadAverage: { beforeMeasuring: number; atEnd: number } };
+  load: AppLoadFigures;
+  exportMs: number;
+  postgresLoad: { rows: number; copyMs: number; indexMs: number; analyzeMs: number; tableBytes: number } | null;
+  postgresSettings: Record<string, string> | null;
+  series: Series[];
+  pages: PageCosts;
+  statements: StatementTime[];
+}

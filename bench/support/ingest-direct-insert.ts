@@ -1,0 +1,50 @@
+import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
+import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
+import { failStartup } from './child-control';
+import { PeakRss } from './ingest-memory';
+import { DIRECT_SPEC_ENV, DirectInsertResult, DirectInsertSpec } from './ingest-messages';
+import { recordsOf, RowBuilder } from './ingest-records';
+
+/*
+ * The baseline (forked by ingest.bench.ts, alone on the machine): the same records, as the same
+ * rows, inserted through the same EmbeddedClickHouse class (JSONEachRow to a chDB worker thread)
+ * into a fresh data dir with the same migrations, in INSERTs of the app's mean size. Only the
+ * INSERT calls are timed; building the rows is not, so this is the engine's own rate.
+ */
+async function main(): Promise<DirectInsertResult> {
+  const peak = new PeakRss();
+  const spec = JSON.parse(process.env[DIRECT_SPEC_ENV] ?? 'null') as DirectInsertSpec | null;
+  if (!spec) throw new Error(`${DIRECT_SPEC_ENV} is not set`);
+  const clickhouse = await createClickHouse({ url: null, dataDir: spec.dataDir });
+  try {
+    const builder = new RowBuilder(spec.records);
+    await insertRange(clickhouse, builder, spec, spec.count, spec.warmupCount);
+    const measured = await insertRange(clickhouse, builder, spec, 0, spec.count);
+    const [{ version }] = await clickhouse.query<{ version: string }>('SELECT version() AS version');
+    return { type: 'result', ...measured, records: spec.count, peakRssBytes: peak.peakBytes(), engineVersion: version };
+  } finally {
+    await clickhouse.close();
+  }
+}
+
+async function insertRange(clickhouse: ClickHouseExecutor, builder: RowBuilder, spec: DirectInsertSpec, start: number, count: number) {
+  let ms = 0;
+  let cpuMicros = 0;
+  let inserts = 0;
+  for (let offset = 0; offset < count; offset += spec.batchRows) {
+    const rows = builder.rows(recordsOf(spec.records, start + offset, Math.min(spec.batchRows, count - offset)));
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
+    ms += performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    cpuMicros += used.user + used.system;
+    inserts += 1;
+  }
+  return { seconds: ms / 1000, cpuMicros, inserts };
+}
+
+main().then(
+  (result) => (process.send ? process.send(result, () => process.exit(0)) : process.exit(0)),
+  (error: unknown) => failStartup(error),
+);
