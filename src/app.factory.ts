@@ -3,8 +3,8 @@ import { createServer as createPlainServer, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Logger } from 'nestjs-pino';
-import { AppModule, AppModuleOptions } from './app.module';
+import type { DestinationStream } from 'pino';
+import { AppModule } from './app.module';
 import { AdminBootstrap } from './platform/auth/admin-bootstrap';
 import { RequestGate } from './platform/auth/request-gate';
 import { AppConfig } from './platform/config/app-config';
@@ -16,6 +16,7 @@ import { requestIdOf } from './platform/http/request-id';
 import { RequestValidationPipe } from './platform/http/request-validation.pipe';
 import { RouteTable } from './platform/http/route-table';
 import { loadTlsMaterial, TlsMaterial } from './platform/http/tls-material';
+import { createRootLogger, NestPinoLogger } from './platform/logging/logging';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OpenApiDocument } from './platform/openapi/openapi.controller';
 import { DomainError } from './shared/domain-error';
@@ -32,7 +33,13 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<RunningApp> {
+export interface CreateAppOptions {
+  /** Where log lines go (tests capture them to scan for secrets); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
+  const logger = createRootLogger(config.logLevel, options.logStream);
   const tls = config.tls.mode === 'native' ? await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }) : null;
   let server: Server | null = null;
   const adapter = new FastifyAdapter({
@@ -43,13 +50,20 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     bodyLimit: MAX_INGEST_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
+    requestIdLogLabel: 'request_id',
+    loggerInstance: logger.child({ context: 'http' }),
+    // One line per request, written by the gate's onResponse hook, instead of Fastify's two.
+    disableRequestLogging: true,
     trustProxy: config.tls.mode === 'proxy',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, { bufferLogs: true, abortOnError: false, bodyParser: false });
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+    bodyParser: false,
+  });
   app.useGlobalPipes(new RequestValidationPipe());
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   configureFastify(fastify, app, config);

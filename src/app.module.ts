@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import type { Logger } from 'pino';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AdminBootstrap } from './platform/auth/admin-bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
@@ -11,7 +10,7 @@ import { APP_CONFIG, AppConfig } from './platform/config/app-config';
 import { HealthController } from './platform/health/health.controller';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { RouteTable } from './platform/http/route-table';
-import { loggingParams } from './platform/logging/logging';
+import { AppLogger } from './platform/logging/logging';
 import { OpenApiController, OpenApiDocument } from './platform/openapi/openapi.controller';
 import { ReadModels } from './projections/read-models.service';
 import { GetAccountHandler, ListAccountsHandler } from './read/accounts/accounts.queries';
@@ -50,22 +49,22 @@ import { TrunkSupport } from './write/trunks/trunk-support';
 import { UpdateTrunkHandler } from './write/trunks/update-trunk.handler';
 
 export interface AppModuleOptions {
-  /** Where log lines go (tests capture them to scan for secrets); stdout by default. */
-  logStream?: DestinationStream;
+  /** The root logger (app.factory makes it; tests give it a stream they read). */
+  logger: Logger;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions): DynamicModule {
     const configModule: DynamicModule = {
       module: class ConfigModule {},
       global: true,
-      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: CLOCK, useValue: systemClock }],
-      exports: [APP_CONFIG, CLOCK],
+      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: CLOCK, useValue: systemClock }, { provide: AppLogger, useValue: new AppLogger(options.logger) }],
+      exports: [APP_CONFIG, CLOCK, AppLogger],
     };
     return {
       module: AppModule,
-      imports: [configModule, LoggerModule.forRoot(loggingParams(config.logLevel, options.logStream)), CqrsModule.forRoot(), InfrastructureModule],
+      imports: [configModule, CqrsModule.forRoot(), InfrastructureModule],
       controllers: [
         HealthController,
         OpenApiController,

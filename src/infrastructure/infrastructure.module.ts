@@ -1,6 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../platform/logging/logging';
 import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/app-config';
 import { createClickHouse } from './clickhouse/clickhouse.factory';
 import { CLICKHOUSE, ClickHouseExecutor } from './clickhouse/clickhouse.port';
@@ -34,8 +34,9 @@ export const REDIS = Symbol('Redis');
   providers: [
     {
       provide: REDIS,
-      inject: [APP_CONFIG, PinoLogger],
-      useFactory: async (config: AppConfig, logger: PinoLogger): Promise<Redis | null> => {
+      inject: [APP_CONFIG, AppLogger],
+      useFactory: async (config: AppConfig, logging: AppLogger): Promise<Redis | null> => {
+        const logger = logging.for('redis');
         if (!config.redisUrl) return null;
         let lastWarned = 0;
         const redis = createRedisClient(config.redisUrl, {
@@ -52,9 +53,9 @@ export const REDIS = Symbol('Redis');
     },
     {
       provide: EVENT_STORE,
-      inject: [APP_CONFIG, PinoLogger],
-      useFactory: (config: AppConfig, logger: PinoLogger): Promise<EventStore> =>
-        createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema, logger }),
+      inject: [APP_CONFIG, AppLogger],
+      useFactory: (config: AppConfig, logging: AppLogger): Promise<EventStore> =>
+        createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema, logger: logging.for('event-store') }),
     },
     {
       provide: READ_MODEL_STORE,
@@ -84,9 +85,9 @@ export const REDIS = Symbol('Redis');
     },
     {
       provide: CLICKHOUSE,
-      inject: [APP_CONFIG, PinoLogger],
-      useFactory: async (config: AppConfig, logger: PinoLogger): Promise<ClickHouseExecutor> => {
-        const clickhouse = await createClickHouse({ url: config.clickhouseUrl, dataDir: config.dataDir, logger });
+      inject: [APP_CONFIG, AppLogger],
+      useFactory: async (config: AppConfig, logging: AppLogger): Promise<ClickHouseExecutor> => {
+        const clickhouse = await createClickHouse({ url: config.clickhouseUrl, dataDir: config.dataDir, logger: logging.for('clickhouse') });
         await runMigrations(clickhouse, CLICKHOUSE_MIGRATIONS);
         return clickhouse;
       },
@@ -105,11 +106,13 @@ export class InfrastructureModule implements OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor,
+    @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
   ) {}
 
   /** Runs after every other module's shutdown hook (projections stop first). */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.events.close(), this.clickhouse.close()]);
+    // Usage counts still pending in this process are written before Redis closes.
+    await Promise.all([this.events.close(), this.clickhouse.close(), this.usage.close()]);
     if (this.redis) await closeRedisClient(this.redis);
   }
 }

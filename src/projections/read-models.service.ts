@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { AppLogger } from '../platform/logging/logging';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
@@ -20,6 +21,7 @@ export function buildReadModelProjections(secrets: SecretReader, sipDomain: stri
 /** The read models: Redis (or memory) by one checkpointed runner, the trunk dimension in ClickHouse by another. */
 @Injectable()
 export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger: Logger;
   readonly runner: ProjectionRunner;
   readonly trunkDimension: TrunkDimensionProjector;
 
@@ -29,9 +31,9 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(SECRET_BOX) secrets: SecretBox,
     @Inject(CLICKHOUSE) clickhouse: ClickHouseExecutor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly logger: PinoLogger,
+    logging: AppLogger,
   ) {
-    logger.setContext('projections');
+    this.logger = logging.for('projections');
     this.runner = new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events);
     this.trunkDimension = new TrunkDimensionProjector(events, clickhouse);
   }

@@ -5,8 +5,8 @@ import type { KeyUsage, KeyUsageStore } from './rate-limiter.port';
 // last_used_at only moves forward, so records arriving out of order (several instances, retries)
 // never make a key look less recently used than it was.
 const RECORD_LUA = `
-redis.call('HINCRBY', KEYS[1], 'requests', 1)
-if ARGV[2] == '1' then redis.call('HINCRBY', KEYS[1], 'errors', 1) end
+redis.call('HINCRBY', KEYS[1], 'requests', tonumber(ARGV[2]))
+if tonumber(ARGV[3]) > 0 then redis.call('HINCRBY', KEYS[1], 'errors', tonumber(ARGV[3])) end
 local last = redis.call('HGET', KEYS[1], 'last_used_at')
 if not last or tonumber(ARGV[1]) > tonumber(last) then
   redis.call('HSET', KEYS[1], 'last_used_at', ARGV[1])
@@ -15,10 +15,22 @@ end`;
 const RECORD_COMMAND = 'trunklineKeyUsageRecord';
 const FIELDS = ['requests', 'errors', 'last_used_at'] as const;
 
-type RecordCommand = (key: string, atMs: number, isError: '0' | '1') => Promise<unknown>;
+type RecordCommand = (key: string, atMs: number, requests: number, errors: number) => Promise<unknown>;
+
+interface Pending {
+  requests: number;
+  errors: number;
+  lastMs: number;
+}
+
+/** Counts are summed in process and written this often: one script call per key, not per request. */
+const FLUSH_EVERY_MS = 250;
 
 export class RedisKeyUsageStore implements KeyUsageStore {
   private readonly recordScript: RecordCommand;
+  private pending = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly redis: Redis,
@@ -29,14 +41,46 @@ export class RedisKeyUsageStore implements KeyUsageStore {
     this.recordScript = commands[RECORD_COMMAND].bind(redis);
   }
 
+  /**
+   * Adds to this instance's pending counts; written within FLUSH_EVERY_MS. The request path pays
+   * no Redis round trip for it, and a get() on this instance first writes what is pending.
+   */
   async record(keyId: string, at: Date, isError: boolean): Promise<void> {
     const atMs = at.getTime();
     if (Number.isNaN(atMs)) throw new RangeError('record() needs a valid date');
-    await this.recordScript(this.key(keyId), atMs, isError ? '1' : '0');
+    const entry = this.pending.get(keyId) ?? { requests: 0, errors: 0, lastMs: 0 };
+    entry.requests += 1;
+    entry.errors += isError ? 1 : 0;
+    entry.lastMs = Math.max(entry.lastMs, atMs);
+    this.pending.set(keyId, entry);
+    this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+  }
+
+  /** Writes the pending counts; on failure they stay pending for the next flush. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = new Map();
+    const run = this.flushing.then(async () => {
+      try {
+        await Promise.all([...batch].map(([id, p]) => this.recordScript(this.key(id), p.lastMs, p.requests, p.errors)));
+      } catch (error) {
+        for (const [id, p] of batch) {
+          const entry = this.pending.get(id) ?? { requests: 0, errors: 0, lastMs: 0 };
+          this.pending.set(id, { requests: entry.requests + p.requests, errors: entry.errors + p.errors, lastMs: Math.max(entry.lastMs, p.lastMs) });
+        }
+        this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+        throw error;
+      }
+    });
+    this.flushing = run.catch(() => undefined);
+    return run;
   }
 
   /** One pipeline, one round trip, however many keys. */
   async get(keyIds: string[]): Promise<Map<string, KeyUsage>> {
+    await this.flush();
     const ids = [...new Set(keyIds)];
     const usage = new Map<string, KeyUsage>();
     if (ids.length === 0) return usage;
@@ -51,7 +95,8 @@ export class RedisKeyUsageStore implements KeyUsageStore {
     return usage;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
     return closeRedisClient(this.redis);
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { AppLogger } from '../logging/logging';
 import { VersionConflictError } from '../../infrastructure/event-store/event-store.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
@@ -17,15 +18,16 @@ export const BOOTSTRAP_ADMIN_KEY_ID = 'key_admin';
  */
 @Injectable()
 export class AdminBootstrap implements OnApplicationBootstrap {
+  private readonly logger: Logger;
   generatedKey: string | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: CommandRunner,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly logger: PinoLogger,
+    logging: AppLogger,
   ) {
-    logger.setContext('bootstrap');
+    this.logger = logging.for('bootstrap');
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { AppLogger } from '../logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
@@ -18,15 +19,16 @@ const WINDOW_SECONDS = 60;
  */
 @Injectable()
 export class RequestGate {
+  private readonly logger: Logger;
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly authenticator: Authenticator,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly logger: PinoLogger,
+    logging: AppLogger,
   ) {
-    logger.setContext('gate');
+    this.logger = logging.for('gate');
   }
 
   readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -57,6 +59,9 @@ export class RequestGate {
   };
 
   readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if ((request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
+      request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    }
     const principal = request.principal;
     if (!principal) return;
     this.usage.record(principal.keyId, this.clock.now(), reply.statusCode >= 400).catch((error: unknown) => {
@@ -86,7 +91,7 @@ export class RequestGate {
       return await call();
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      this.logger.warn({ err: error }, 'authentication or rate-limit store unavailable');
+      this.logger.warn({ err: { message: (error as Error)?.message } }, 'authentication or rate-limit store unavailable');
       throw new DomainError('service_unavailable', 'A backing service is unavailable; retry shortly', { retryAfterSeconds: 1 });
     }
   }

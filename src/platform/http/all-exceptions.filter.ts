@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { AppLogger } from '../logging/logging';
 import { DomainError } from '../../shared/domain-error';
 import { domainErrorFromFramework, envelopeOf } from './error-envelope';
 import { RouteTable } from './route-table';
@@ -8,11 +9,12 @@ import { RouteTable } from './route-table';
 /** The one place where anything thrown becomes the spec's error envelope. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger: Logger;
   constructor(
     @Inject(RouteTable) private readonly routes: RouteTable,
-    private readonly logger: PinoLogger,
+    logging: AppLogger,
   ) {
-    logger.setContext('http');
+    this.logger = logging.for('http');
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {

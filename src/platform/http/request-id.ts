@@ -6,8 +6,8 @@ const kRequestId = Symbol('requestId');
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * One id per raw request, shared by Fastify (request.id, X-Request-Id) and pino-http (the `req`
- * on every log line), whichever asks first.
+ * One id per raw request: Fastify's request.id, the X-Request-Id header, and the `request_id`
+ * of every log line written for the request.
  */
 export function requestIdOf(raw: IncomingMessage): string {
   const holder = raw as IncomingMessage & { [kRequestId]?: string };

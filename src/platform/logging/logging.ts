@@ -1,7 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DestinationStream } from 'pino';
-import type { Params } from 'nestjs-pino';
-import { requestIdOf } from '../http/request-id';
+import type { LoggerService } from '@nestjs/common';
+import pino, { DestinationStream, Logger } from 'pino';
 
 /**
  * Fields that may hold a secret, wherever they appear in a logged object: censored by pino
@@ -10,7 +8,7 @@ import { requestIdOf } from '../http/request-id';
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
-  'req.headers["x-api-key"]',
+  'headers.authorization',
   '*.authorization',
   '*.password',
   '*.sip_password',
@@ -24,23 +22,42 @@ export const REDACTED_PATHS = [
   'req.body',
 ];
 
-export function loggingParams(level: string, stream?: DestinationStream): Params {
-  return {
-    pinoHttp: [
-      {
-        level,
-        genReqId: (req: IncomingMessage) => requestIdOf(req),
-        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-        customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
-          err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'info',
-        serializers: {
-          // Paths only: query strings can carry user data; ids are in the path anyway.
-          req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }),
-          res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-        },
-        customAttributeKeys: { reqId: 'request_id' },
-      },
-      stream as DestinationStream,
-    ].filter((x) => x !== undefined) as Params['pinoHttp'],
-  };
+/** The one root logger; request lines carry `request_id` through Fastify's per-request child. */
+export function createRootLogger(level: string, stream?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'trunkline' } };
+  return stream ? pino(options, stream) : pino(options);
+}
+
+/** A logger for one part of the app, as an injectable class (DI token). */
+export class AppLogger {
+  constructor(readonly root: Logger) {}
+
+  for(context: string): Logger {
+    return this.root.child({ context });
+  }
+}
+
+/** Nest's own messages (start-up, route mapping) through the same pino root. */
+export class NestPinoLogger implements LoggerService {
+  private readonly logger: Logger;
+
+  constructor(root: Logger) {
+    this.logger = root.child({ context: 'nest' });
+  }
+
+  log(message: unknown, context?: string): void {
+    this.logger.debug({ nest_context: context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ nest_context: context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ nest_context: context }, String(message));
+  }
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ nest_context: context }, String(message));
+  }
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ nest_context: context }, String(message));
+  }
 }
