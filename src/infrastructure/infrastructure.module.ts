@@ -4,8 +4,6 @@ import { AppLogger } from '../platform/logging/logging';
 import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/app-config';
 import { createClickHouse } from './clickhouse/clickhouse.factory';
 import { CLICKHOUSE, ClickHouseExecutor } from './clickhouse/clickhouse.port';
-import { runMigrations } from './clickhouse/migrations';
-import { CLICKHOUSE_MIGRATIONS } from './clickhouse/migrations/index';
 import { createEventStore } from './event-store/event-store.factory';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { MemoryKeyUsageStore } from './rate-limit/memory.key-usage-store';
@@ -87,9 +85,8 @@ export const REDIS = Symbol('Redis');
       provide: CLICKHOUSE,
       inject: [APP_CONFIG, AppLogger],
       useFactory: async (config: AppConfig, logging: AppLogger): Promise<ClickHouseExecutor> => {
-        const clickhouse = await createClickHouse({ url: config.clickhouseUrl, dataDir: config.dataDir, logger: logging.for('clickhouse') });
-        await runMigrations(clickhouse, CLICKHOUSE_MIGRATIONS);
-        return clickhouse;
+        // The factory applies the schema migrations before handing the executor out.
+        return createClickHouse({ url: config.clickhouseUrl, dataDir: config.dataDir, logger: logging.for('clickhouse') });
       },
     },
     {

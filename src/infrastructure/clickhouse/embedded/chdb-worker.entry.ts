@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 export interface WorkerEntry {
   file: string;
-  /** Unset: the worker inherits the process's execArgv. */
+  /** Node flags of the engine process (none when unset). */
   execArgv?: string[];
 }
 

@@ -150,8 +150,14 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     const worker = fork(this.entry.file, [], {
       execArgv: this.entry.execArgv ?? [],
       serialization: 'advanced',
-      env: { ...process.env, TRUNKLINE_CHDB_INIT: JSON.stringify(this.init) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Only what the engine needs: the parent's secrets (MASTER_KEY, …) stay in the parent.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', TRUNKLINE_CHDB_INIT: JSON.stringify(this.init) },
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    worker.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+      process.stderr.write(chunk);
     });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     // Calls already sent to a failed worker are lost with it; later calls go to its successor.
@@ -164,7 +170,7 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     };
     const ready = new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
-      worker.once('exit', (code) => reject(new ClickHouseUnavailableError(`chDB process exited before it was ready (code ${code})`)));
+      worker.once('exit', (code) => reject(new ClickHouseUnavailableError(`chDB process exited before it was ready (code ${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`)));
     });
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => {
