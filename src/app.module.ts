@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AdminBootstrap } from './platform/auth/admin-bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
+import { CredentialGate } from './platform/auth/credential-gate';
 import { RequestGate } from './platform/auth/request-gate';
 import { APP_CONFIG, AppConfig } from './platform/config/app-config';
 import { HealthController } from './platform/health/health.controller';
@@ -87,6 +88,7 @@ export class AppModule {
         ReadModels,
         ApiKeyLookup,
         Authenticator,
+        CredentialGate,
         RequestGate,
         AdminBootstrap,
         CreateAccountHandler,

@@ -1,47 +1,56 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { RateLimitDecision } from '../../infrastructure/rate-limit/rate-limiter.port';
 import { DomainError } from '../../shared/domain-error';
-import { ApiKeyLookup } from '../../read/api-keys/api-key.lookup';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { environmentOfKey, hashApiKey } from './api-key';
+import { CredentialGate } from './credential-gate';
 import { Principal } from './principal';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export const ENV_ADMIN_KEY_ID = 'key_admin_env';
 
+export interface Authentication {
+  principal: Principal | null;
+  /** Why there is no principal (401), thrown by the gate after the rate headers are set. */
+  error: DomainError | null;
+  decision: RateLimitDecision;
+}
+
+/** Who is calling, and the rate-limit decision for the request, counted against the key or the client. */
 @Injectable()
 export class Authenticator {
   private readonly adminHash: Buffer | null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly lookup: ApiKeyLookup,
+    private readonly gate: CredentialGate,
   ) {
     this.adminHash = config.adminApiKey ? Buffer.from(hashApiKey(config.adminApiKey), 'hex') : null;
   }
 
-  async authenticate(authorization: string | undefined, now: Date): Promise<Principal> {
+  async authenticate(authorization: string | undefined, now: Date, clientBucket: string): Promise<Authentication> {
+    const refuse = async (error: DomainError): Promise<Authentication> => ({ principal: null, error, decision: await this.gate.consume(clientBucket) });
     if (authorization === undefined || authorization.trim() === '') {
-      throw new DomainError('missing_authentication', 'Missing Authorization header: send "Authorization: Bearer <API key>"');
+      return refuse(new DomainError('missing_authentication', 'Missing Authorization header: send "Authorization: Bearer <API key>"'));
     }
     const match = BEARER.exec(authorization);
-    if (!match) throw new DomainError('unauthorized', 'Authorization header must be "Bearer <API key>"');
+    if (!match) return refuse(new DomainError('unauthorized', 'Authorization header must be "Bearer <API key>"'));
     const key = match[1];
     const environment = environmentOfKey(key);
-    if (!environment) throw new DomainError('unauthorized', 'Invalid API key');
+    if (!environment) return refuse(new DomainError('unauthorized', 'Invalid API key'));
     if (environment !== this.config.appEnv) {
-      throw new DomainError('unauthorized', `This is a ${environment} key; this service runs in the ${this.config.appEnv} environment`);
+      return refuse(new DomainError('unauthorized', `This is a ${environment} key; this service runs in the ${this.config.appEnv} environment`));
     }
     const hash = hashApiKey(key);
     if (this.adminHash && timingSafeEqual(this.adminHash, Buffer.from(hash, 'hex'))) {
-      return { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment };
+      return { principal: { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment }, error: null, decision: await this.gate.consume(`key:${ENV_ADMIN_KEY_ID}`) };
     }
-    const credential = await this.lookup.byHash(hash);
-    if (!credential || credential.environment !== environment) throw new DomainError('unauthorized', 'Invalid API key');
-    if (credential.revoked) throw new DomainError('unauthorized', 'This API key has been revoked');
-    if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime()) {
-      throw new DomainError('unauthorized', 'This API key has expired');
-    }
-    return { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment };
+    const { credential, decision } = await this.gate.lookupAndConsume(hash, clientBucket);
+    const fail = (message: string): Authentication => ({ principal: null, error: new DomainError('unauthorized', message), decision });
+    if (!credential || credential.environment !== environment) return fail('Invalid API key');
+    if (credential.revoked) return fail('This API key has been revoked');
+    if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime()) return fail('This API key has expired');
+    return { principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment }, error: null, decision };
   }
 }

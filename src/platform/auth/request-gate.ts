@@ -4,13 +4,12 @@ import type { Logger } from 'pino';
 import { AppLogger } from '../logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
+import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimitDecision, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
+import { WINDOW_SECONDS } from './credential-gate';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Authenticator } from './authenticator';
-import { Principal } from './principal';
 import { assertAllowed, policyFor } from './route-policy';
 
-const WINDOW_SECONDS = 60;
 
 /**
  * Runs before body parsing on every request, matched or not: authenticate, count against the
@@ -44,16 +43,9 @@ export class RequestGate {
       });
       return;
     }
-    let principal: Principal | null = null;
-    let authError: DomainError | null = null;
-    try {
-      principal = await this.dependency(() => this.authenticator.authenticate(request.headers.authorization, now));
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.status >= 500) throw error;
-      authError = error;
-    }
-    await this.limit(principal ? `key:${principal.keyId}` : `ip:${request.ip}`, reply, now);
-    if (authError || !principal) throw authError ?? new DomainError('unauthorized', 'Invalid API key');
+    const { principal, error, decision } = await this.dependency(() => this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`));
+    this.applyDecision(decision, reply, now);
+    if (error || !principal) throw error ?? new DomainError('unauthorized', 'Invalid API key');
     request.principal = principal;
     assertAllowed(principal, policy.area, request.method);
   };
@@ -70,8 +62,12 @@ export class RequestGate {
   };
 
   private async limit(bucket: string, reply: FastifyReply, now: Date): Promise<void> {
-    const limit = this.config.rateLimitPerMinute;
-    const decision = await this.dependency(() => this.limiter.consume(bucket, limit, WINDOW_SECONDS));
+    this.applyDecision(await this.dependency(() => this.limiter.consume(bucket, this.config.rateLimitPerMinute, WINDOW_SECONDS)), reply, now);
+  }
+
+  /** The rate headers on every response; past the limit, 429 with retry_after and Retry-After. */
+  private applyDecision(decision: RateLimitDecision, reply: FastifyReply, now: Date): void {
+    const limit = decision.limit;
     void reply.headers({
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),

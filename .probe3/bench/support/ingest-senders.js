@@ -1,0 +1,79 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.sendAll = sendAll;
+const promises_1 = require("node:timers/promises");
+const undici_1 = require("undici");
+const PATH = '/v1/ingest/calls';
+const MAX_RETRIES_PER_BODY = 50;
+/**
+ * `senders` loops over one keep-alive undici pool of as many connections, each taking the next
+ * body when its last one was answered. Every answer must be 200 with every record accepted;
+ * anything else stops the run, except 503, which is retried after its Retry-After.
+ */
+async function sendAll(target, bodies, senders) {
+    const pool = new undici_1.Pool(target.origin, { connections: senders, pipelining: 1, connect: { ca: target.ca } });
+    const latencies = [];
+    let next = 0;
+    let retries = 0;
+    let failure = null;
+    const sender = async () => {
+        while (failure === null && next < bodies.length) {
+            const body = bodies[next++];
+            try {
+                retries += await post(pool, target.key, body, latencies);
+            }
+            catch (error) {
+                failure ??= error;
+            }
+        }
+    };
+    try {
+        const started = performance.now();
+        await Promise.all(Array.from({ length: senders }, sender));
+        const seconds = (performance.now() - started) / 1000;
+        if (failure !== null)
+            throw failure;
+        const records = bodies.reduce((sum, b) => sum + b.count, 0);
+        return { seconds, records, requests: bodies.length, retries, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+    }
+    finally {
+        await pool.close();
+    }
+}
+/** One body until it is stored; returns how many 503s it took. */
+async function post(pool, key, body, latencies) {
+    for (let retries = 0;; retries++) {
+        const started = performance.now();
+        const response = await pool.request({
+            path: PATH,
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson', accept: 'application/json' },
+            body: body.body,
+        });
+        const text = await response.body.text();
+        if (response.statusCode === 503 && retries < MAX_RETRIES_PER_BODY) {
+            await (0, promises_1.setTimeout)(retryAfterMs(response.headers['retry-after']));
+            continue;
+        }
+        latencies.push(performance.now() - started);
+        if (response.statusCode !== 200)
+            throw new Error(`POST ${PATH}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
+        const result = JSON.parse(text);
+        if (result.accepted !== body.count || result.rejected.length > 0) {
+            throw new Error(`POST ${PATH}: accepted ${result.accepted} of ${body.count}; first rejections ${JSON.stringify(result.rejected.slice(0, 3))}`);
+        }
+        return retries;
+    }
+}
+function retryAfterMs(header) {
+    const seconds = Number(Array.isArray(header) ? header[0] : header);
+    return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
+}
+/** Nearest-rank percentile of a few hundred latencies: exact, and not capped like the load histograms. */
+function percentile(values, percent) {
+    if (values.length === 0)
+        return 0;
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((percent / 100) * sorted.length) - 1)];
+}
+//# sourceMappingURL=ingest-senders.js.map
