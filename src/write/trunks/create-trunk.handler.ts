@@ -7,15 +7,13 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { ReadModels } from '../../projections/read-models.service';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { newId } from '../../shared/ids';
 import { CommandRunner } from '../command-runner';
 import { Reservations } from '../reservations/reservation.service';
 import { checkWiring, trunkDecider, trunkStream } from './domain/trunk.decider';
-import { ProviderWiring } from './domain/trunk.types';
 import { CreateTrunkRequestDto } from './dto/create-trunk.request.dto';
 import { TrunkCreatedDto } from './dto/trunk-responses.dto';
-import { TrunkSupport } from './trunk-support';
+import { sealWiring, TrunkSupport } from './trunk-support';
 
 export class CreateTrunk {
   constructor(readonly accountId: string, readonly input: CreateTrunkRequestDto, readonly metadata: EventMetadata) {}
@@ -41,7 +39,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
     const name = input.name.trim();
     const trunkId = newId('conn');
     // The decider checks this again; checking first spares reservations a request bound to fail.
-    checkWiring(input.ai_provider, await this.wiring(trunkId, input, false), true);
+    checkWiring(input.ai_provider, await sealWiring(null, trunkId, input), true);
     const credentials = credentialsOf(input);
     if (credentials) await this.support.checkProvider(credentials);
     const at = this.clock.now();
@@ -61,7 +59,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
           data: {
             trunkId, accountId, name, provider: input.ai_provider, sipUsername: input.sip_username, at,
             sipPassword: await this.secrets.encrypt(trunkId, 'sip_password', input.sip_password),
-            wiring: await this.wiring(trunkId, input),
+            wiring: await sealWiring(this.secrets, trunkId, input),
             settings: { system_prompt: input.system_prompt, vad: input.vad ? { ...input.vad } : undefined, provider_settings: input.provider_settings ? { ...input.provider_settings } : undefined, allowed_addresses: input.allowed_addresses },
           },
         },
@@ -79,20 +77,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
       throw error;
     }
   }
-
-  /** The provider fields, secrets encrypted (or only marked present, for the early check). */
-  private async wiring(trunkId: string, input: CreateTrunkRequestDto, encrypt = true): Promise<ProviderWiring> {
-    const seal = async (field: string, value: string) => (encrypt ? this.secrets.encrypt(trunkId, field, value) : PRESENT);
-    const wiring: ProviderWiring = {};
-    if (input.openai_api_key !== undefined) wiring.openai_api_key = await seal('openai_api_key', input.openai_api_key);
-    if (input.elevenlabs_api_key !== undefined) wiring.elevenlabs_api_key = await seal('elevenlabs_api_key', input.elevenlabs_api_key);
-    if (input.elevenlabs_agent_id !== undefined) wiring.elevenlabs_agent_id = input.elevenlabs_agent_id;
-    if (input.custom_endpoint !== undefined) wiring.custom_endpoint = input.custom_endpoint;
-    return wiring;
-  }
 }
-
-const PRESENT: EncryptedSecret = { v: 1, alg: 'A256GCM', iv: '', ct: '', tag: '' };
 
 /** The credentials to validate; absent ones are left to the decider's "required" rule. */
 function credentialsOf(input: CreateTrunkRequestDto): ProviderCredentials | null {

@@ -9,10 +9,9 @@ import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../command-runner';
 import { ReservationRequest, Reservations } from '../reservations/reservation.service';
 import { checkWiring, LiveTrunk, TrunkChanges, trunkDecider, trunkStream } from './domain/trunk.decider';
-import { ProviderWiring } from './domain/trunk.types';
 import { TrunkUpdatedDto } from './dto/trunk-responses.dto';
 import { UpdateTrunkRequestDto } from './dto/update-trunk.request.dto';
-import { TrunkSupport } from './trunk-support';
+import { sealWiring, TrunkSupport } from './trunk-support';
 
 export class UpdateTrunk {
   constructor(readonly trunkId: string, readonly accountId: string, readonly input: UpdateTrunkRequestDto, readonly metadata: EventMetadata) {}
@@ -31,7 +30,7 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
 
   async execute({ trunkId, accountId, input, metadata }: UpdateTrunk): Promise<TrunkUpdatedDto> {
     const trunk = await this.liveTrunk(trunkId, accountId);
-    checkWiring(trunk.provider, presence(input), false);
+    checkWiring(trunk.provider, await sealWiring(null, trunkId, input), false);
     const credentials = await this.credentialsToCheck(trunk, input);
     if (credentials) await this.support.checkProvider(credentials);
     const at = this.clock.now();
@@ -46,7 +45,7 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
         ...(input.provider_settings !== undefined ? { provider_settings: input.provider_settings && { ...input.provider_settings } } : {}),
         ...(input.allowed_addresses !== undefined ? { allowed_addresses: input.allowed_addresses } : {}),
       };
-      const wiring = await this.sealedWiring(trunkId, input);
+      const wiring = await sealWiring(this.secrets, trunkId, input);
       if (Object.keys(wiring).length > 0) changes.wiring = wiring;
       const outcome = await this.runner.run(trunkStream(trunkId), trunkDecider, { type: 'UpdateTrunk', data: { accountId, changes, at } }, metadata);
       const previousName = outcome.events.find((e) => e.type === 'TrunkUpdated')?.data;
@@ -86,24 +85,4 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
     const apiKey = input.elevenlabs_api_key ?? (await this.secrets.decrypt(trunk.trunkId, 'elevenlabs_api_key', trunk.wiring.elevenlabs_api_key!));
     return { provider: 'elevenlabs', apiKey, agentId: input.elevenlabs_agent_id ?? trunk.wiring.elevenlabs_agent_id! };
   }
-
-  private async sealedWiring(trunkId: string, input: UpdateTrunkRequestDto): Promise<ProviderWiring> {
-    const wiring: ProviderWiring = {};
-    if (input.openai_api_key !== undefined) wiring.openai_api_key = await this.secrets.encrypt(trunkId, 'openai_api_key', input.openai_api_key);
-    if (input.elevenlabs_api_key !== undefined) wiring.elevenlabs_api_key = await this.secrets.encrypt(trunkId, 'elevenlabs_api_key', input.elevenlabs_api_key);
-    if (input.elevenlabs_agent_id !== undefined) wiring.elevenlabs_agent_id = input.elevenlabs_agent_id;
-    if (input.custom_endpoint !== undefined) wiring.custom_endpoint = input.custom_endpoint;
-    return wiring;
-  }
-}
-
-/** Which provider fields the request carries, for the "does not apply" rule. */
-function presence(input: UpdateTrunkRequestDto): ProviderWiring {
-  const marker = { v: 1, alg: 'A256GCM', iv: '', ct: '', tag: '' } as const;
-  return {
-    ...(input.openai_api_key !== undefined ? { openai_api_key: marker } : {}),
-    ...(input.elevenlabs_api_key !== undefined ? { elevenlabs_api_key: marker } : {}),
-    ...(input.elevenlabs_agent_id !== undefined ? { elevenlabs_agent_id: input.elevenlabs_agent_id } : {}),
-    ...(input.custom_endpoint !== undefined ? { custom_endpoint: input.custom_endpoint } : {}),
-  };
 }
