@@ -45,14 +45,16 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     const wholeFrom = Math.ceil(from / HOUR) * HOUR;
     const wholeTo = Math.floor(to / HOUR) * HOUR;
     const base: QueryParams = { account: accountId, ...(trunkId ? { trunk: trunkId } : {}) };
-    const raw = (a: number, b: number) => this.clickhouse.query<AggregateRow>(rawSql(hourly, !!trunkId), { ...base, from_ms: a, to_ms: b });
+    const query = (sql: string, params: QueryParams) => this.clickhouse.query<AggregateRow>(sql, { ...base, ...params });
+    const raw = (a: number, b: number) => [rawSql(hourly, !!trunkId, 'total'), rawSql(hourly, !!trunkId, 'groups')].map((sql) => query(sql, { from_ms: a, to_ms: b }));
     const parts: Promise<AggregateRow[]>[] = [];
     if (wholeFrom < wholeTo) {
-      parts.push(this.clickhouse.query<AggregateRow>(aggregatesSql(hourly, !!trunkId), { ...base, from_s: wholeFrom / 1000, to_s: wholeTo / 1000 }));
-      if (from < wholeFrom) parts.push(raw(from, wholeFrom));
-      if (wholeTo < to) parts.push(raw(wholeTo, to));
+      const whole = { from_s: wholeFrom / 1000, to_s: wholeTo / 1000 };
+      parts.push(query(aggregatesSql(hourly, !!trunkId, 'total'), whole), query(aggregatesSql(hourly, !!trunkId, 'groups'), whole));
+      if (from < wholeFrom) parts.push(...raw(from, wholeFrom));
+      if (wholeTo < to) parts.push(...raw(wholeTo, to));
     } else {
-      parts.push(raw(from, to));
+      parts.push(...raw(from, to));
     }
     const grouped: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
     for (const row of (await Promise.all(parts)).flat()) {

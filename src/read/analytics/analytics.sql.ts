@@ -1,51 +1,49 @@
 /**
  * The same aggregate columns from two sources: the hourly aggregates (whole hours) and the raw
- * records (the partial hours at the edges of a range). Both group by GROUPING SETS: the whole
- * range, per trunk, and per time bucket, in one query each.
+ * records (the partial hours at the edges of a range). From each: one row for the whole range
+ * (with the merged histograms), and GROUPING SETS rows per trunk and per time bucket.
  */
-const AGGREGATED = `
+const AGGREGATED_SUMS = `
   sum(calls) AS calls, sum(connected) AS connected, sum(failed) AS failed, sum(duration_sum) AS duration_sum,
   sum(latency_calls) AS latency_calls, sum(carrier_sum) AS carrier_sum, sum(ai_sum) AS ai_sum, sum(gateway_sum) AS gateway_sum,
   sum(total_latency_sum) AS total_latency_sum, sum(loss_calls) AS loss_calls, sum(loss_sum) AS loss_sum,
-  sum(jitter_calls) AS jitter_calls, sum(jitter_sum) AS jitter_sum,
-  if(grouping(trunk_id) = 1 AND grouping(bucket) = 1, sumMap(latency_hist), (CAST([], 'Array(UInt32)'), CAST([], 'Array(Int64)'))) AS hist,
-  if(grouping(trunk_id) = 1 AND grouping(bucket) = 1, sumMap(codecs), (CAST([], 'Array(String)'), CAST([], 'Array(Int64)'))) AS codecs,
-  grouping(trunk_id) AS all_trunks, grouping(bucket) AS all_buckets`;
+  sum(jitter_calls) AS jitter_calls, sum(jitter_sum) AS jitter_sum`;
+const AGGREGATED_MAPS = 'sumMap(latency_hist) AS hist, sumMap(codecs) AS codecs';
 
-const RAW = `
+const RAW_SUMS = `
   count() AS calls, countIf(status = 'connected') AS connected, countIf(status = 'failed') AS failed, sum(toInt64(duration_seconds)) AS duration_sum,
   countIf(total_latency_ms IS NOT NULL) AS latency_calls,
   sumIf(toInt64(carrier_lag_ms), total_latency_ms IS NOT NULL) AS carrier_sum, sumIf(toInt64(ai_latency_ms), total_latency_ms IS NOT NULL) AS ai_sum,
   sumIf(toInt64(gateway_processing_ms), total_latency_ms IS NOT NULL) AS gateway_sum, sum(toInt64(ifNull(total_latency_ms, 0))) AS total_latency_sum,
   countIf(packet_loss_percent IS NOT NULL) AS loss_calls, sum(ifNull(packet_loss_percent, 0)) AS loss_sum,
-  countIf(jitter_ms IS NOT NULL) AS jitter_calls, sum(toInt64(ifNull(jitter_ms, 0))) AS jitter_sum,
-  if(grouping(trunk_id) = 1 AND grouping(bucket) = 1,
-     sumMap(if(total_latency_ms IS NULL, CAST([], 'Array(UInt32)'), [latency_bin]), if(total_latency_ms IS NULL, CAST([], 'Array(Int64)'), [toInt64(1)])),
-     (CAST([], 'Array(UInt32)'), CAST([], 'Array(Int64)'))) AS hist,
-  if(grouping(trunk_id) = 1 AND grouping(bucket) = 1,
-     sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(1)])),
-     (CAST([], 'Array(String)'), CAST([], 'Array(Int64)'))) AS codecs,
-  grouping(trunk_id) AS all_trunks, grouping(bucket) AS all_buckets`;
+  countIf(jitter_ms IS NOT NULL) AS jitter_calls, sum(toInt64(ifNull(jitter_ms, 0))) AS jitter_sum`;
+const RAW_MAPS = `
+  sumMap(if(total_latency_ms IS NULL, CAST([], 'Array(UInt32)'), [latency_bin]), if(total_latency_ms IS NULL, CAST([], 'Array(Int64)'), [toInt64(1)])) AS hist,
+  sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(1)])) AS codecs`;
 
-const GROUPS = 'GROUP BY GROUPING SETS ((), (trunk_id), (bucket))';
+/** The histograms are merged once, for the whole range; per trunk and per bucket need only sums. */
+// No trunk_id/bucket aliases here: an alias named like a column would shadow it in WHERE.
+const TOTAL = (sums: string, maps: string, from: string, where: string) =>
+  `SELECT ${sums}, ${maps}, 1 AS all_trunks, 1 AS all_buckets FROM ${from} WHERE ${where}`;
+const GROUPS = (sums: string, bucket: string, from: string, where: string) =>
+  `SELECT trunk_id, toUnixTimestamp(${bucket}) AS bucket, ${sums}, grouping(trunk_id) AS all_trunks, grouping(bucket) AS all_buckets
+   FROM ${from} WHERE ${where} GROUP BY GROUPING SETS ((trunk_id), (bucket))`;
 
-export function aggregatesSql(hourly: boolean, withTrunk: boolean): string {
-  const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
-  return `SELECT trunk_id, toUnixTimestamp(${bucket}) AS bucket, ${AGGREGATED}
-    FROM call_stats_hourly
-    WHERE account_id = {account:String} AND hour >= toDateTime({from_s:Int64}, 'UTC') AND hour < toDateTime({to_s:Int64}, 'UTC')
-    ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}
-    ${GROUPS}`;
+export type Part = 'total' | 'groups';
+
+export function aggregatesSql(hourly: boolean, withTrunk: boolean, part: Part): string {
+  const where = `account_id = {account:String} AND hour >= toDateTime({from_s:Int64}, 'UTC') AND hour < toDateTime({to_s:Int64}, 'UTC')
+    ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}`;
+  if (part === 'total') return TOTAL(AGGREGATED_SUMS, AGGREGATED_MAPS, 'call_stats_hourly', where);
+  return GROUPS(AGGREGATED_SUMS, hourly ? 'hour' : 'toStartOfDay(hour)', 'call_stats_hourly', where);
 }
 
-export function rawSql(hourly: boolean, withTrunk: boolean): string {
-  const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
-  return `SELECT trunk_id, toUnixTimestamp(${bucket}) AS bucket, ${RAW}
-    FROM call_records FINAL
-    WHERE account_id = {account:String}
-      AND start_time >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND start_time < fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
-    ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}
-    ${GROUPS}`;
+export function rawSql(hourly: boolean, withTrunk: boolean, part: Part): string {
+  const where = `account_id = {account:String}
+    AND start_time >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND start_time < fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
+    ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}`;
+  if (part === 'total') return TOTAL(RAW_SUMS, RAW_MAPS, 'call_records FINAL', where);
+  return GROUPS(RAW_SUMS, hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)', 'call_records FINAL', where);
 }
 
 export const TRUNK_DIMENSION_SQL = `SELECT trunk_id, argMax(name, version) AS name, argMax(provider, version) AS provider
@@ -57,7 +55,8 @@ export interface AggregateRow {
   calls: number | string; connected: number | string; failed: number | string; duration_sum: number | string;
   latency_calls: number | string; carrier_sum: number | string; ai_sum: number | string; gateway_sum: number | string; total_latency_sum: number | string;
   loss_calls: number | string; loss_sum: number; jitter_calls: number | string; jitter_sum: number | string;
-  hist: [number[], (number | string)[]];
-  codecs: [string[], (number | string)[]];
+  /** Only on the whole-range row. */
+  hist?: [number[], (number | string)[]];
+  codecs?: [string[], (number | string)[]];
   all_trunks: number; all_buckets: number;
 }
