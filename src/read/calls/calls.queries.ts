@@ -3,7 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
 import { DomainError } from '../../shared/domain-error';
 import { CallDetailDto, CallListDto, CallListItemDto, ListCallsQueryDto } from './call.dto';
-import { decodeCursor, encodeCursor, filterFingerprint } from './call-cursor';
+import { CallCursor, decodeCursor, encodeCursor, filterFingerprint } from './call-cursor';
 import { parseBound } from './time-range';
 
 export class ListCalls {
@@ -25,7 +25,7 @@ interface ListRow {
 
 /**
  * Newest first by (start_time, call_id), the table's own order, so a cursor page is a range
- * read that costs the same at any depth. FINAL shows each call's latest version only.
+ * read that costs the same at any depth; each call shows its latest version only.
  */
 @QueryHandler(ListCalls)
 export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
@@ -34,31 +34,74 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
   async execute({ accountId, query }: ListCalls): Promise<CallListDto> {
     const { where, params } = filters(accountId, query);
     const fingerprint = filterFingerprint(query);
-    let page = where;
-    if (query.cursor !== undefined) {
-      const cursor = decodeCursor(query.cursor, fingerprint);
-      page += ' AND (start_time, call_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, \'UTC\'), {cursor_id:String})';
-      Object.assign(params, { cursor_ms: cursor.startMs, cursor_id: cursor.callId });
-    }
-    const offset = query.cursor !== undefined ? 0 : query.offset;
+    const after = query.cursor !== undefined ? decodeCursor(query.cursor, fingerprint) : null;
+    const offset = after ? 0 : query.offset;
     const [rows, [count]] = await Promise.all([
-      this.clickhouse.query<ListRow>(
-        `SELECT ${LIST_COLUMNS} FROM call_records FINAL WHERE ${page} ORDER BY start_time DESC, call_id DESC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
-        { ...params, limit: query.limit + 1, offset },
-      ),
-      this.clickhouse.query<{ total: number | string }>(`SELECT count() AS total FROM call_records FINAL WHERE ${where}`, params),
+      this.page(where, params, after, offset, query.limit + 1),
+      // Each live call is +1 net of its cancelled versions: an exact count without FINAL.
+      this.clickhouse.query<{ total: number | string }>(`SELECT sum(sign) AS total FROM call_records WHERE ${where}`, params),
     ]);
     const hasMore = rows.length > query.limit;
-    const calls = rows.slice(0, query.limit).map(listItem);
     const last = rows[query.limit - 1];
     return {
-      calls,
+      calls: rows.slice(0, query.limit).map(listItem),
       pagination: {
-        limit: query.limit, offset, total: Number(count.total), has_more: hasMore,
+        limit: query.limit, offset, total: Number(count.total ?? 0), has_more: hasMore,
         next_cursor: hasMore && last ? encodeCursor({ startMs: Number(last.start_ms), callId: last.call_id }, fingerprint) : null,
       },
     };
   }
+
+  /**
+   * Live calls in the table's own order, read without FINAL (which would stop ClickHouse from
+   * reading the newest rows first and stopping early): the rows of one call are adjacent, and a
+   * version is live when its cancel row is absent. Reads in chunks until the page is full.
+   */
+  private async page(where: string, params: QueryParams, after: CallCursor | null, offset: number, wanted: number): Promise<ListRow[]> {
+    const live: ListRow[] = [];
+    let skip = offset;
+    let cursor = after;
+    const chunk = Math.max(64, wanted * 2);
+    for (;;) {
+      const bound = cursor ? " AND (start_time, call_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, 'UTC'), {cursor_id:String})" : '';
+      const rows = await this.clickhouse.query<ListRow & { version: number; sign: number }>(
+        `SELECT ${LIST_COLUMNS}, version, sign FROM call_records WHERE ${where}${bound} ORDER BY start_time DESC, call_id DESC LIMIT {chunk:UInt32}`,
+        { ...params, chunk, ...(cursor ? { cursor_ms: cursor.startMs, cursor_id: cursor.callId } : {}) },
+      );
+      const full = rows.length === chunk;
+      const groups = groupByCall(rows);
+      // A full chunk may have cut the last call's rows: read that call again with the next chunk.
+      if (full && groups.length > 1) groups.pop();
+      for (const group of groups) {
+        const row = liveVersion(group);
+        if (!row) continue;
+        if (skip > 0) skip--;
+        else live.push(row);
+        if (live.length === wanted) return live;
+      }
+      if (!full) return live;
+      const lastGroup = groups[groups.length - 1];
+      cursor = { startMs: Number(lastGroup[0].start_ms), callId: lastGroup[0].call_id };
+    }
+  }
+}
+
+function groupByCall<T extends ListRow>(rows: T[]): T[][] {
+  const groups: T[][] = [];
+  for (const row of rows) {
+    const current = groups[groups.length - 1];
+    if (current && current[0].call_id === row.call_id && Number(current[0].start_ms) === Number(row.start_ms)) current.push(row);
+    else groups.push([row]);
+  }
+  return groups;
+}
+
+/** The version whose +1 row has no cancel row; null when every version is cancelled. */
+function liveVersion<T extends ListRow & { version: number; sign: number }>(rows: T[]): T | null {
+  const net = new Map<number, number>();
+  for (const row of rows) net.set(Number(row.version), (net.get(Number(row.version)) ?? 0) + Number(row.sign));
+  const live = rows.filter((row) => Number(row.sign) === 1 && (net.get(Number(row.version)) ?? 0) > 0);
+  return live.sort((a, b) => Number(b.version) - Number(a.version))[0] ?? null;
 }
 
 @QueryHandler(GetCall)
