@@ -8,7 +8,7 @@ import { accountsProjection } from './accounts/accounts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
 import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
 import { SECRET_BOX, SecretBox } from '../infrastructure/secrets/secret-box';
-import { TrunkDimensionProjector } from './clickhouse/trunk-dimension.projector';
+import { changesDimension, TrunkDimensionProjector } from './clickhouse/trunk-dimension.projector';
 import { Projection } from './projection';
 import { SecretReader, trunksProjection } from './trunks/trunks.projection';
 import { ProjectionRunner, ProjectionStatus } from './projection-runner';
@@ -51,10 +51,13 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
    * Read-your-writes: a 2xx write returns once its events are in the read models. Past the
    * bound the write still succeeds (it is durable); the delay is logged.
    */
-  async waitFor(position: GlobalPosition | null): Promise<void> {
+  async waitFor(position: GlobalPosition | null, events: { type: string; data: unknown }[] = []): Promise<void> {
     if (position === null) return;
     const timeout = this.config.consistencyTimeoutMs;
-    const reached = (await Promise.all([this.runner.waitFor(position, timeout), this.trunkDimension.waitFor(position, timeout)])).every(Boolean);
+    // Analytics only need to wait when the trunk dimension itself changes (names, deletion).
+    const waits = [this.runner.waitFor(position, timeout)];
+    if (events.some(changesDimension)) waits.push(this.trunkDimension.waitFor(position, timeout));
+    const reached = (await Promise.all(waits)).every(Boolean);
     if (!reached) this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'read models lag behind a write');
   }
 

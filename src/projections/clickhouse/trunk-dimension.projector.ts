@@ -54,7 +54,7 @@ export class TrunkDimensionProjector {
 
   private async apply(batch: StoredEvent[]): Promise<void> {
     if (batch.length === 0) return;
-    const rows = await this.rowsOf(batch.filter((e) => ['TrunkCreated', 'TrunkUpdated', 'TrunkDeleted'].includes(e.type)));
+    const rows = await this.rowsOf(batch.filter(changesDimension));
     if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()] as unknown as Record<string, unknown>[]);
     const last = batch[batch.length - 1].position;
     this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
@@ -88,4 +88,10 @@ export class TrunkDimensionProjector {
     );
     return new Map(rows.map((r) => [r.trunk_id, { ...r, version: Number(r.version), deleted: Number(r.deleted) }]));
   }
+}
+
+/** Only creations, renames and deletions change a trunk's row (a new prompt or password does not). */
+export function changesDimension(event: StoredEvent | { type: string; data: unknown }): boolean {
+  if (event.type === 'TrunkCreated' || event.type === 'TrunkDeleted') return true;
+  return event.type === 'TrunkUpdated' && (event.data as { changes?: { name?: string } }).changes?.name !== undefined;
 }

@@ -66,7 +66,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
         metadata,
         { expected: 'no_stream' },
       );
-      await this.readModels.waitFor(outcome.position);
+      await this.readModels.waitFor(outcome.position, outcome.events);
       return { id: trunkId, name, status: 'active', ai_provider: input.ai_provider, sip_username: input.sip_username, sip_endpoint: `${input.sip_username}@${this.config.sipDomain}`, created_at: at.toISOString() };
     } catch (error) {
       // Undo only when the trunk was certainly not created (a decision, not an outage whose

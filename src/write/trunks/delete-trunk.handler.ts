@@ -39,6 +39,6 @@ export class DeleteTrunkHandler implements ICommandHandler<DeleteTrunk, void> {
       this.reservations.release(this.support.nameReservation(accountId, deleted.data.name, trunkId, at, metadata)),
     ]);
     await this.secrets.destroy(trunkId);
-    await this.readModels.waitFor(outcome.position);
+    await this.readModels.waitFor(outcome.position, outcome.events);
   }
 }

@@ -53,7 +53,7 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
         const old = this.support.nameReservation(accountId, previousName.previous_name, trunkId, at, metadata);
         if (old.stream !== reserved?.stream) await this.reservations.release(old);
       }
-      await this.readModels.waitFor(outcome.position);
+      await this.readModels.waitFor(outcome.position, outcome.events);
       const state = outcome.state as LiveTrunk;
       return { id: trunkId, name: state.name, status: state.status, updated_at: state.updatedAt };
     } catch (error) {
