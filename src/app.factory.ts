@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createServer as createPlainServer, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
@@ -50,10 +51,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     bodyLimit: MAX_INGEST_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
     loggerInstance: logger.child({ context: 'http' }),
     // One line per request, written by the gate's onResponse hook, instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: config.tls.mode === 'proxy',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
