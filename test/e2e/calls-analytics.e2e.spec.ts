@@ -141,6 +141,8 @@ describe('call records and analytics (embedded chDB)', () => {
       page = await client.get(`/v1/calls?trunk_id=${trunk.id}&limit=50&cursor=${page.body.pagination.next_cursor}`);
     }
     expect(new Set(seen).size).toBe(seen.length);
+    const byOffset = await client.get(`/v1/calls?trunk_id=${trunk.id}&limit=50&offset=50`);
+    expect(byOffset.body.calls.map((c: { id: string }) => c.id)).toEqual(seen.slice(50, 100));
     expect(seen.sort()).toEqual(mine.map((r) => r.id).sort());
     const times = first.body.calls.map((c: { start_time: string }) => Date.parse(c.start_time));
     expect(times).toEqual([...times].sort((a, b) => b - a));

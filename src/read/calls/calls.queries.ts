@@ -58,8 +58,14 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
    * version is live when its cancel row is absent. Reads in chunks until the page is full.
    */
   private async page(where: string, params: QueryParams, after: CallCursor | null, offset: number, wanted: number): Promise<ListRow[]> {
+    // Deep offsets skip in the engine (FINAL); first pages and cursor pages stream in order.
+    if (offset > 0) {
+      return this.clickhouse.query<ListRow>(
+        `SELECT ${LIST_COLUMNS} FROM call_records FINAL WHERE ${where} ORDER BY start_time DESC, call_id DESC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+        { ...params, limit: wanted, offset },
+      );
+    }
     const live: ListRow[] = [];
-    let skip = offset;
     let cursor = after;
     const chunk = Math.max(64, wanted * 2);
     for (;;) {
@@ -75,8 +81,7 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
       for (const group of groups) {
         const row = liveVersion(group);
         if (!row) continue;
-        if (skip > 0) skip--;
-        else live.push(row);
+        live.push(row);
         if (live.length === wanted) return live;
       }
       if (!full) return live;
