@@ -46,15 +46,21 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     const wholeTo = Math.floor(to / HOUR) * HOUR;
     const base: QueryParams = { account: accountId, ...(trunkId ? { trunk: trunkId } : {}) };
     const query = (sql: string, params: QueryParams) => this.clickhouse.query<AggregateRow>(sql, { ...base, ...params });
-    const raw = (a: number, b: number) => [rawSql(hourly, !!trunkId, 'total'), rawSql(hourly, !!trunkId, 'groups')].map((sql) => query(sql, { from_ms: a, to_ms: b }));
     const parts: Promise<AggregateRow[]>[] = [];
+    // Partial hours at the edges come from the raw rows, both edges in one statement pair.
+    const edges: [number, number][] = [];
     if (wholeFrom < wholeTo) {
       const whole = { from_s: wholeFrom / 1000, to_s: wholeTo / 1000 };
       parts.push(query(aggregatesSql(hourly, !!trunkId, 'total'), whole), query(aggregatesSql(hourly, !!trunkId, 'groups'), whole));
-      if (from < wholeFrom) parts.push(...raw(from, wholeFrom));
-      if (wholeTo < to) parts.push(...raw(wholeTo, to));
+      if (from < wholeFrom) edges.push([from, wholeFrom]);
+      if (wholeTo < to) edges.push([wholeTo, to]);
     } else {
-      parts.push(...raw(from, to));
+      edges.push([from, to]);
+    }
+    if (edges.length > 0) {
+      const [first, second = first] = edges;
+      const ranges = { from1_ms: first[0], to1_ms: first[1], from2_ms: second[0], to2_ms: second[1] };
+      parts.push(query(rawSql(hourly, !!trunkId, 'total'), ranges), query(rawSql(hourly, !!trunkId, 'groups'), ranges));
     }
     const grouped: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
     for (const row of (await Promise.all(parts)).flat()) {

@@ -10,16 +10,23 @@ const AGGREGATED_SUMS = `
   sum(jitter_calls) AS jitter_calls, sum(jitter_sum) AS jitter_sum`;
 const AGGREGATED_MAPS = 'sumMap(latency_hist) AS hist, sumMap(codecs) AS codecs';
 
+/*
+ * Raw rows are read without FINAL: every expression is weighted by `sign`, exactly as the
+ * materialized view aggregates them, so a cancelled version and its cancel row add up to nothing.
+ */
 const RAW_SUMS = `
-  count() AS calls, countIf(status = 'connected') AS connected, countIf(status = 'failed') AS failed, sum(toInt64(duration_seconds)) AS duration_sum,
-  countIf(total_latency_ms IS NOT NULL) AS latency_calls,
-  sumIf(toInt64(carrier_lag_ms), total_latency_ms IS NOT NULL) AS carrier_sum, sumIf(toInt64(ai_latency_ms), total_latency_ms IS NOT NULL) AS ai_sum,
-  sumIf(toInt64(gateway_processing_ms), total_latency_ms IS NOT NULL) AS gateway_sum, sum(toInt64(ifNull(total_latency_ms, 0))) AS total_latency_sum,
-  countIf(packet_loss_percent IS NOT NULL) AS loss_calls, sum(ifNull(packet_loss_percent, 0)) AS loss_sum,
-  countIf(jitter_ms IS NOT NULL) AS jitter_calls, sum(toInt64(ifNull(jitter_ms, 0))) AS jitter_sum`;
+  sum(toInt64(sign)) AS calls, sum(if(status = 'connected', toInt64(sign), 0)) AS connected, sum(if(status = 'failed', toInt64(sign), 0)) AS failed,
+  sum(toInt64(duration_seconds) * sign) AS duration_sum,
+  sum(if(total_latency_ms IS NULL, 0, toInt64(sign))) AS latency_calls,
+  sum(toInt64(ifNull(carrier_lag_ms, 0)) * if(total_latency_ms IS NULL, 0, sign)) AS carrier_sum,
+  sum(toInt64(ifNull(ai_latency_ms, 0)) * if(total_latency_ms IS NULL, 0, sign)) AS ai_sum,
+  sum(toInt64(ifNull(gateway_processing_ms, 0)) * if(total_latency_ms IS NULL, 0, sign)) AS gateway_sum,
+  sum(toInt64(ifNull(total_latency_ms, 0)) * sign) AS total_latency_sum,
+  sum(if(packet_loss_percent IS NULL, 0, toInt64(sign))) AS loss_calls, sum(ifNull(packet_loss_percent, 0) * sign) AS loss_sum,
+  sum(if(jitter_ms IS NULL, 0, toInt64(sign))) AS jitter_calls, sum(toInt64(ifNull(jitter_ms, 0)) * sign) AS jitter_sum`;
 const RAW_MAPS = `
-  sumMap(if(total_latency_ms IS NULL, CAST([], 'Array(UInt32)'), [latency_bin]), if(total_latency_ms IS NULL, CAST([], 'Array(Int64)'), [toInt64(1)])) AS hist,
-  sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(1)])) AS codecs`;
+  sumMap(if(total_latency_ms IS NULL, CAST([], 'Array(UInt32)'), [latency_bin]), if(total_latency_ms IS NULL, CAST([], 'Array(Int64)'), [toInt64(sign)])) AS hist,
+  sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(sign)])) AS codecs`;
 
 /** The histograms are merged once, for the whole range; per trunk and per bucket need only sums. */
 // No trunk_id/bucket aliases here: an alias named like a column would shadow it in WHERE.
@@ -38,12 +45,14 @@ export function aggregatesSql(hourly: boolean, withTrunk: boolean, part: Part): 
   return GROUPS(AGGREGATED_SUMS, hourly ? 'hour' : 'toStartOfDay(hour)', 'call_stats_hourly', where);
 }
 
+/** Up to two instant ranges (the partial hours at both edges) in one statement. */
 export function rawSql(hourly: boolean, withTrunk: boolean, part: Part): string {
-  const where = `account_id = {account:String}
-    AND start_time >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND start_time < fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
+  const range = (n: number) =>
+    `(start_time >= fromUnixTimestamp64Milli({from${n}_ms:Int64}, 'UTC') AND start_time < fromUnixTimestamp64Milli({to${n}_ms:Int64}, 'UTC'))`;
+  const where = `account_id = {account:String} AND (${range(1)} OR ${range(2)})
     ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}`;
-  if (part === 'total') return TOTAL(RAW_SUMS, RAW_MAPS, 'call_records FINAL', where);
-  return GROUPS(RAW_SUMS, hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)', 'call_records FINAL', where);
+  if (part === 'total') return TOTAL(RAW_SUMS, RAW_MAPS, 'call_records', where);
+  return GROUPS(RAW_SUMS, hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)', 'call_records', where);
 }
 
 export const TRUNK_DIMENSION_SQL = `SELECT trunk_id, argMax(name, version) AS name, argMax(provider, version) AS provider
