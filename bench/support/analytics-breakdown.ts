@@ -22,11 +22,12 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
     const samples = await timeSequential(1, r.runs, () => clickhouse.query(sql, params));
     out.push({ label, p50Ms: percentileOf(samples, 50), p95Ms: percentileOf(samples, 95) });
   };
-  await time('overview: hourly aggregates, whole hours, hourly buckets', aggregatesSql(true, false), aggregates);
-  await time('overview: hourly aggregates, whole hours, daily buckets', aggregatesSql(false, false), aggregates);
-  await time('overview: raw edge before the first whole hour (FINAL)', rawSql(true, false), { ...account, from_ms: from, to_ms: wholeFrom });
-  await time('overview: raw edge after the last whole hour (FINAL)', rawSql(true, false), { ...account, from_ms: wholeTo, to_ms: to });
-  await time('overview: same edge without FINAL (no duplicates here)', rawSql(true, false).replace('FINAL', ''), { ...account, from_ms: from, to_ms: wholeFrom });
+  const edges = { ...account, from1_ms: from, to1_ms: wholeFrom, from2_ms: wholeTo, to2_ms: to };
+  await time('overview: hourly aggregates, whole range (histograms)', aggregatesSql(true, false, 'total'), aggregates);
+  await time('overview: hourly aggregates, per trunk and hourly bucket', aggregatesSql(true, false, 'groups'), aggregates);
+  await time('overview: hourly aggregates, per trunk and daily bucket', aggregatesSql(false, false, 'groups'), aggregates);
+  await time('overview: raw edges, whole range (sign-weighted, no FINAL)', rawSql(true, false, 'total'), edges);
+  await time('overview: raw edges, per trunk and bucket (sign-weighted, no FINAL)', rawSql(true, false, 'groups'), edges);
   await time('overview: trunk_dimension names', TRUNK_DIMENSION_SQL, account);
   await time('calls: page 1 rows (FINAL, ORDER BY start_time DESC LIMIT 101)', LIST_PAGE, { ...account, limit: 101, offset: 0 });
   await time('calls: page 1 rows without FINAL', LIST_PAGE.replace('FINAL', ''), { ...account, limit: 101, offset: 0 });
@@ -35,7 +36,7 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
   const parts = await clickhouse.query<{ rows: number }>("SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()");
   await clickhouse.command('OPTIMIZE TABLE call_stats_hourly FINAL SETTINGS max_execution_time = 0');
   const merged = await clickhouse.query<{ rows: number }>("SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()");
-  await time(`overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`, aggregatesSql(true, false), aggregates);
+  await time(`overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`, aggregatesSql(true, false, 'groups'), aggregates);
   return out;
 }
 
