@@ -19,6 +19,8 @@ export interface TrunksBenchReport {
   settings: {
     writers: number; seconds: number; warmupSeconds: number; patchTrunks: number; trunks: number; seedConnections: number;
     connections: number; rounds: number; logLevel: string; listPath: string; listBodyBytes: number;
+    /** What the app's "server CPU µs/req" covers. */
+    appCpu: string;
   };
   post: WriteRun;
   patch: WriteRun;
@@ -42,6 +44,7 @@ export function formatTrunksReport(report: TrunksBenchReport): string {
     `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis};` +
       ` load average ${machine.loadAverage} at start, ${machine.loadAverageAtEnd} at end`,
     `app: PostgreSQL event store (throwaway schema), Redis read models (throwaway namespace), embedded chDB, PROVIDER_VALIDATION=format, LOG_LEVEL=${s.logLevel}, child process`,
+    `app server CPU: ${s.appCpu}`,
     '',
     `writes: ${s.writers} concurrent clients (autocannon connections, pipelining 1, keep-alive, HTTPS); ${s.warmupSeconds} s warm-up + ${s.seconds} s measured`,
     ...writes,
