@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AppLogger } from '../logging/logging';
+import { ClickHouseUnavailableError } from '../../infrastructure/clickhouse/clickhouse.port';
+import { EventStoreUnavailableError } from '../../infrastructure/event-store/event-store.port';
 import { DomainError } from '../../shared/domain-error';
 import { domainErrorFromFramework, envelopeOf } from './error-envelope';
 import { RouteTable } from './route-table';
@@ -23,7 +25,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = ctx.getResponse<FastifyReply>();
     if (reply.sent) return;
     const error = this.toDomainError(exception, request, reply);
-    if (error.status >= 500 && error.code !== 'service_unavailable' && error.code !== 'provider_unavailable') {
+    if (error.status >= 500) {
       this.logger.error({ err: exception, request_id: request.id }, 'unhandled error');
     }
     if (error.details.retryAfterSeconds !== undefined) {
@@ -34,6 +36,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private toDomainError(exception: unknown, request: FastifyRequest, reply: FastifyReply): DomainError {
     if (exception instanceof DomainError) return exception;
+    // A store that is down or timed out: retryable, never a 500.
+    if (exception instanceof EventStoreUnavailableError || exception instanceof ClickHouseUnavailableError) {
+      return new DomainError('service_unavailable', 'A backing store is unavailable; retry shortly', { retryAfterSeconds: 1 });
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return this.notFoundOrWrongMethod(request, reply);
