@@ -93,7 +93,13 @@ export const REDIS = Symbol('Redis');
       provide: PROVIDER_VALIDATOR,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): ProviderValidator =>
-        createProviderValidator({ mode: config.providerValidation, openaiApiBase: config.openaiApiBase, elevenlabsApiBase: config.elevenlabsApiBase }),
+        createProviderValidator({
+          mode: config.providerValidation,
+          openaiApiBase: config.openaiApiBase,
+          elevenlabsApiBase: config.elevenlabsApiBase,
+          timeoutMs: config.providerTimeoutMs,
+          probeCustomEndpoints: config.providerProbeCustomEndpoints,
+        }),
     },
   ],
   exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE, SECRET_BOX, PROVIDER_VALIDATOR, CLICKHOUSE],

@@ -25,6 +25,8 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @IsString() @MinLength(32, { message: 'MASTER_KEY must be at least 32 characters (base64 of 32 bytes)' }) MASTER_KEY?: string;
   @IsOptional() @IsIn(['live', 'format']) PROVIDER_VALIDATION?: 'live' | 'format';
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) PROVIDER_TIMEOUT_MS?: number;
+  @IsOptional() @IsIn(['true', 'false']) PROVIDER_PROBE_CUSTOM_ENDPOINTS?: string;
   @IsOptional() @IsString() OPENAI_API_BASE?: string;
   @IsOptional() @IsString() ELEVENLABS_API_BASE?: string;
   @IsOptional() @IsIn(['true', 'false']) WEBHOOK_ALLOW_PRIVATE?: string;
@@ -50,6 +52,9 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   masterKey: string | null;
   providerValidation: 'live' | 'format';
+  providerTimeoutMs: number;
+  /** Live mode: open a WebSocket handshake with custom endpoints on create/PATCH. */
+  providerProbeCustomEndpoints: boolean;
   openaiApiBase: string;
   elevenlabsApiBase: string;
   webhookAllowPrivate: boolean;
@@ -94,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 6000,
     masterKey: parsed.MASTER_KEY ?? null,
     providerValidation: parsed.PROVIDER_VALIDATION ?? (embedded ? 'format' : 'live'),
+    providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS ?? 5000,
+    providerProbeCustomEndpoints: parsed.PROVIDER_PROBE_CUSTOM_ENDPOINTS === 'true',
     openaiApiBase: parsed.OPENAI_API_BASE ?? 'https://api.openai.com/v1',
     elevenlabsApiBase: parsed.ELEVENLABS_API_BASE ?? 'https://api.elevenlabs.io/v1',
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
