@@ -1,7 +1,7 @@
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { failStartup } from './child-control';
-import { PeakRss } from './ingest-memory';
+import { treeCpuMicros } from './ingest-process-tree';
 import { DIRECT_SPEC_ENV, DirectInsertResult, DirectInsertSpec } from './ingest-messages';
 import { recordsOf, RowBuilder } from './ingest-records';
 
@@ -12,7 +12,6 @@ import { recordsOf, RowBuilder } from './ingest-records';
  * INSERT calls are timed; building the rows is not, so this is the engine's own rate.
  */
 async function main(): Promise<DirectInsertResult> {
-  const peak = new PeakRss();
   const spec = JSON.parse(process.env[DIRECT_SPEC_ENV] ?? 'null') as DirectInsertSpec | null;
   if (!spec) throw new Error(`${DIRECT_SPEC_ENV} is not set`);
   const clickhouse = await createClickHouse({ url: null, dataDir: spec.dataDir });
@@ -21,7 +20,7 @@ async function main(): Promise<DirectInsertResult> {
     await insertRange(clickhouse, builder, spec, spec.count, spec.warmupCount);
     const measured = await insertRange(clickhouse, builder, spec, 0, spec.count);
     const [{ version }] = await clickhouse.query<{ version: string }>('SELECT version() AS version');
-    return { type: 'result', ...measured, records: spec.count, peakRssBytes: peak.peakBytes(), engineVersion: version };
+    return { type: 'result', ...measured, records: spec.count, engineVersion: version };
   } finally {
     await clickhouse.close();
   }
@@ -33,12 +32,11 @@ async function insertRange(clickhouse: ClickHouseExecutor, builder: RowBuilder, 
   let inserts = 0;
   for (let offset = 0; offset < count; offset += spec.batchRows) {
     const rows = builder.rows(recordsOf(spec.records, start + offset, Math.min(spec.batchRows, count - offset)));
-    const cpu = process.cpuUsage();
+    const cpu = treeCpuMicros(process.pid) ?? 0;
     const started = performance.now();
     await clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
     ms += performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    cpuMicros += used.user + used.system;
+    cpuMicros += (treeCpuMicros(process.pid) ?? 0) - cpu;
     inserts += 1;
   }
   return { seconds: ms / 1000, cpuMicros, inserts };

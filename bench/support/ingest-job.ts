@@ -7,14 +7,18 @@ import type { Cleanups } from './cleanups';
  * unlike a server child, it has no ready state and may run for minutes. Killed by the cleanups
  * if the bench ends first.
  */
-export function runJobChild<R extends { type: 'result' }>(script: string, cleanups: Cleanups, opts: { env: NodeJS.ProcessEnv; execArgv?: string[] }): Promise<R> {
+export function runJobChild<R extends { type: 'result' }>(
+  script: string,
+  cleanups: Cleanups,
+  opts: { env: NodeJS.ProcessEnv; execArgv?: string[] },
+): { pid: number; result: Promise<R> } {
   const child = fork(script, [], { env: opts.env, execArgv: opts.execArgv ?? [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   cleanups.add(`stop ${script}`, async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   });
-  return new Promise<R>((resolve, reject) => {
+  const result = new Promise<R>((resolve, reject) => {
     let settled = false;
     const settle = (error: Error | null, result?: R) => {
       if (settled) return;
@@ -28,4 +32,5 @@ export function runJobChild<R extends { type: 'result' }>(script: string, cleanu
     });
     child.once('exit', (code, signal) => settle(new Error(`${script} exited without a result (code ${code}, signal ${signal})`)));
   });
+  return { pid: child.pid ?? 0, result };
 }

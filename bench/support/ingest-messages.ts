@@ -19,8 +19,8 @@ export interface IngestAppReady {
   ingestKey: string;
   accountId: string;
   trunks: { id: string; provider: string }[];
-  /** RSS when provisioned and idle, before any load. */
-  idleRssBytes: number;
+  /** The bench samples the memory of this process and of the chDB process it forked. */
+  pid: number;
 }
 
 /** Time and volume of one kind of ClickHouse statement, measured around the executor's calls. */
@@ -32,8 +32,6 @@ export interface StatementTally {
 
 /** What the app child leaves in BENCH_INGEST_STATS_FILE as it stops. */
 export interface IngestAppStats {
-  /** Lifetime peak (VmHWM on Linux; elsewhere the max of 100 ms samples). */
-  peakRssBytes: number;
   inserts: StatementTally;
   /** The writer's previous-version lookups (SELECT … FINAL per INSERT). */
   lookups: StatementTally;
@@ -56,8 +54,8 @@ export interface DirectInsertResult {
   inserts: number;
   /** Sum of the INSERT calls' wall time (rows are built before each call, untimed). */
   seconds: number;
+  /** CPU time of this process and its chDB process during the INSERT calls (0 without /proc). */
   cpuMicros: number;
-  peakRssBytes: number;
   engineVersion: string;
 }
 

@@ -8,6 +8,8 @@ export interface IngestBenchOptions {
   seed: number;
   /** Records sent (and inserted by the baseline) before the measured ones, not counted. */
   warmupRecords: number;
+  /** Rounds of (app, direct insert); the median of each side is reported. */
+  rounds: number;
   json: boolean;
   /** Write V8 CPU profiles of both children to this directory. */
   cpuProfDir: string | null;
@@ -20,6 +22,7 @@ const USAGE = `usage: node dist/bench/ingest.bench.js [options]
   --trunks N    trunks the records spread over (10)
   --seed N      generator seed (20240501)
   --warmup N    records sent first and not counted, in both app and baseline (10000; 0 for none)
+  --rounds N    rounds of (app, direct insert), each with fresh data; medians are reported (1)
   --cpu-prof    write V8 CPU profiles of the app and baseline children to ./bench-profiles/
   --json        print machine-readable JSON instead of the table`;
 
@@ -28,7 +31,7 @@ export function parseIngestOptions(argv: string[]): IngestBenchOptions {
     args: argv,
     options: {
       records: { type: 'string' }, batch: { type: 'string' }, senders: { type: 'string' }, trunks: { type: 'string' }, seed: { type: 'string' },
-      warmup: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      warmup: { type: 'string' }, rounds: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -44,6 +47,7 @@ export function parseIngestOptions(argv: string[]): IngestBenchOptions {
     trunks: integer('trunks', values.trunks, 10, 1),
     seed: integer('seed', values.seed, 20240501, 0),
     warmupRecords: integer('warmup', values.warmup, 10_000, 0),
+    rounds: integer('rounds', values.rounds, 1, 1),
     json: values.json ?? false,
     cpuProfDir: values['cpu-prof'] ? `${process.cwd()}/bench-profiles` : null,
   };
