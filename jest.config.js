@@ -8,4 +8,5 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
