@@ -7,7 +7,7 @@ import { recordsOf, RowBuilder } from './ingest-records';
 
 /*
  * The baseline (forked by ingest.bench.ts, alone on the machine): the same records, as the same
- * rows, inserted through the same EmbeddedClickHouse class (JSONEachRow to a chDB worker thread)
+ * rows, inserted through the same EmbeddedClickHouse class (JSONEachRow to its chDB engine process)
  * into a fresh data dir with the same migrations, in INSERTs of the app's mean size. Only the
  * INSERT calls are timed; building the rows is not, so this is the engine's own rate.
  */

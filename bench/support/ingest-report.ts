@@ -78,7 +78,7 @@ export function formatIngestReport(r: IngestReport): string {
     `machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node}; chdb ${m.chdb} (ClickHouse ${m.engine}); load average ${m.loadAverage} at start`,
     `load: ${fmt(s.records)} records (${fmt(s.meanRecordBytes)} B of NDJSON each on average, ${s.trunks} trunks, last ${s.days} days, seed ${s.seed}) in bodies of ${fmt(s.batchSize)},` +
       ` ${s.senders} concurrent senders (undici, keep-alive, HTTPS); ${fmt(s.warmupRecords)} warm-up records first in both, not counted;` +
-      ` ${s.rounds} round${s.rounds === 1 ? '' : 's'} (app, then direct), median of each`,
+      (s.rounds === 1 ? ' 1 round (app, then direct)' : ` ${s.rounds} rounds (app, then direct), median of each`),
     `app: child process, embedded chDB + PGlite in a temp DATA_DIR, in-memory read models, LOG_LEVEL=${s.logLevel};` +
       ' baseline: child process after the app stopped, same records and rows, fresh chDB, same migrations, only the INSERT calls timed',
     '',

@@ -107,15 +107,31 @@ export class CallRecordWriter {
     }
   }
 
-  /** The stored version of each call of the batch, to cancel it in the same INSERT. */
+  /**
+   * The stored version of each call of the batch, to cancel it in the same INSERT. Two steps,
+   * because FINAL does not move WHERE to PREWHERE: it would read and merge every column of the
+   * account's rows on each flush, a cost that grows with the table. First which ids exist at all
+   * (the call_id column only, no FINAL; usually none); then the live version of those few, with
+   * call_id in PREWHERE, which is safe under FINAL because call_id is part of the sorting key, so
+   * whole collapsing groups are kept or dropped together.
+   */
   private async previousVersions(records: EnrichedCallRecord[]): Promise<Map<string, CallRow>> {
     const byAccount = new Map<string, string[]>();
-    for (const r of records) byAccount.set(r.account_id, [...(byAccount.get(r.account_id) ?? []), r.id]);
+    for (const r of records) {
+      const ids = byAccount.get(r.account_id);
+      if (ids) ids.push(r.id);
+      else byAccount.set(r.account_id, [r.id]);
+    }
     const found = new Map<string, CallRow>();
     for (const [accountId, ids] of byAccount) {
-      const rows = await this.clickhouse.query<CallRow>(
-        `SELECT * EXCEPT (sign) FROM call_records FINAL WHERE account_id = {account:String} AND call_id IN {ids:Array(String)}`,
+      const existing = await this.clickhouse.query<{ call_id: string }>(
+        'SELECT DISTINCT call_id FROM call_records WHERE account_id = {account:String} AND call_id IN {ids:Array(String)}',
         { account: accountId, ids },
+      );
+      if (existing.length === 0) continue;
+      const rows = await this.clickhouse.query<CallRow>(
+        'SELECT * EXCEPT (sign) FROM call_records FINAL PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String}',
+        { account: accountId, ids: existing.map((row) => row.call_id) },
       );
       for (const row of rows) found.set(`${row.account_id}\u0000${row.call_id}`, { ...row, sign: 1 });
     }

@@ -15,7 +15,13 @@ const CALLS: Record<string, (redis: Redis, ns: string) => Promise<unknown>> = {
   'read model page()': (redis, ns) => new RedisReadModelStore(redis, ns).page('ix', 'v:', 0, 10, 'asc'),
   'read model write()': (redis, ns) => new RedisReadModelStore(redis, ns).write([{ op: 'del', key: 'k' }]),
   'key usage get()': (redis, ns) => new RedisKeyUsageStore(redis, ns).get(['key']),
-  'key usage record()': (redis, ns) => new RedisKeyUsageStore(redis, ns).record('key', new Date(), false),
+  // record() only adds to the in-process counts (the request path never waits on Redis for
+  // usage); writing them is where an outage shows, and it must fail fast too.
+  'key usage record() then flush()': async (redis, ns) => {
+    const store = new RedisKeyUsageStore(redis, ns);
+    await store.record('key', new Date(), false);
+    await store.flush();
+  },
 };
 
 async function msUntilRejected(call: () => Promise<unknown>): Promise<number> {

@@ -68,7 +68,14 @@ export function checkTableName(table: string): string {
 
 /** JSON for one row; bigint becomes a string, which ClickHouse parses into (U)Int64/128/256. */
 export function stringifyRow(row: unknown): string {
-  return JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  // A replacer function takes JSON.stringify off its fast path for every row; only rows that
+  // hold a bigint (JSON.stringify throws on those) need it.
+  try {
+    return JSON.stringify(row);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  }
 }
 
 export function toJsonEachRow(rows: readonly Record<string, unknown>[]): string {
