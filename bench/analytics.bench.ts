@@ -1,3 +1,4 @@
+import { progress, runBench } from './support/bench-main';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
@@ -115,40 +116,9 @@ function appEnvironment(dataDir: string): NodeJS.ProcessEnv {
   return { ...env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' };
 }
 
-function progress(message: string): void {
-  process.stderr.write(`bench: ${new Date().toISOString().slice(11, 19)} ${message}\n`);
-}
-
-async function main(): Promise<void> {
-  const options = parseAnalyticsOptions(process.argv.slice(2));
-  const cleanups = new Cleanups();
-  const interrupted = (signal: NodeJS.Signals) => {
-    progress(`${signal}: cleaning up`);
-    void cleanups.runAll().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  try {
-    const report = await run(options, cleanups);
-    process.stdout.write(options.json ? `${JSON.stringify({ options, ...report }, null, 2)}\n` : formatAnalyticsReport(report, options));
-  } finally {
-    await cleanups.runAll();
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-  }
-}
-
-main().then(
-  () => exitSoon(0),
-  (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    exitSoon(1);
-  },
-);
-
-/** Everything is closed by now; this only guards against a handle some library left open. */
-function exitSoon(code: number): void {
-  process.exitCode = code;
-  setTimeout(() => {
-    progress('a handle was still open 5 s after the end; exiting');
-    process.exit(code);
-  }, 5000).unref();
-}
+runBench({
+  parse: parseAnalyticsOptions,
+  run,
+  format: formatAnalyticsReport,
+  json: (report, options) => ({ options, ...report }),
+});

@@ -1,3 +1,4 @@
+import { progress, runBench } from './support/bench-main';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,40 +113,8 @@ function appEnvironment(options: BenchOptions, store: { dataDir: string; schema:
   };
 }
 
-function progress(message: string): void {
-  process.stderr.write(`bench: ${message}\n`);
-}
-
-async function main(): Promise<void> {
-  const options = parseBenchOptions(process.argv.slice(2));
-  const cleanups = new Cleanups();
-  const interrupted = (signal: NodeJS.Signals) => {
-    progress(`${signal}: cleaning up`);
-    void cleanups.runAll().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  try {
-    const report = await run(options, cleanups);
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-  } finally {
-    await cleanups.runAll();
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-  }
-}
-
-main().then(
-  () => exitSoon(0),
-  (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    exitSoon(1);
-  },
-);
-
-/** Everything is closed by now; this only guards against a handle some library left open. */
-function exitSoon(code: number): void {
-  process.exitCode = code;
-  setTimeout(() => {
-    progress('a handle was still open 5 s after the end; exiting');
-    process.exit(code);
-  }, 5000).unref();
-}
+runBench({
+  parse: parseBenchOptions,
+  run,
+  format: formatReport,
+});
