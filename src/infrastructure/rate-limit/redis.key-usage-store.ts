@@ -31,6 +31,7 @@ export class RedisKeyUsageStore implements KeyUsageStore {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly redis: Redis,
@@ -53,7 +54,14 @@ export class RedisKeyUsageStore implements KeyUsageStore {
     entry.errors += isError ? 1 : 0;
     entry.lastMs = Math.max(entry.lastMs, atMs);
     this.pending.set(keyId, entry);
-    this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+    this.scheduleFlush();
+  }
+
+  /** Unref'd: pending counts never keep a process alive, and nothing is scheduled once closed. */
+  private scheduleFlush(): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+    this.timer.unref();
   }
 
   /** Writes the pending counts; on failure they stay pending for the next flush. */
@@ -70,7 +78,7 @@ export class RedisKeyUsageStore implements KeyUsageStore {
           const entry = this.pending.get(id) ?? { requests: 0, errors: 0, lastMs: 0 };
           this.pending.set(id, { requests: entry.requests + p.requests, errors: entry.errors + p.errors, lastMs: Math.max(entry.lastMs, p.lastMs) });
         }
-        this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+        this.scheduleFlush();
         throw error;
       }
     });
@@ -97,6 +105,9 @@ export class RedisKeyUsageStore implements KeyUsageStore {
 
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     return closeRedisClient(this.redis);
   }
 
