@@ -1,17 +1,15 @@
 import { progress, runBench } from './support/bench-main';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchEventStoreAppends } from './event-store.bench';
 import { BenchOptions, parseBenchOptions } from './support/bench-options';
-import { AppReady, BARE_SPEC_ENV, BareReady, BareServerSpec } from './support/child-messages';
-import { Cleanups, deleteRedisNamespace, dropSchema } from './support/cleanups';
+import { BARE_SPEC_ENV, BareReady, BareServerSpec } from './support/child-messages';
+import { Cleanups } from './support/cleanups';
 import { LoadRun, LoadTarget, measure, medianOf } from './support/http-load';
 import { describeMachine } from './support/machine';
 import { getUntilOk } from './support/probe';
 import { BenchReport, formatReport, RATIO_TARGET } from './support/report';
 import { startServerChild } from './support/server-child';
+import { startPlatformApp } from './support/platform-app';
 
 /*
  * The API's cost over a bare Fastify HTTPS server, measured in one run on one machine: the real
@@ -20,24 +18,11 @@ import { startServerChild } from './support/server-child';
  * PostgreSQL event store's append rate. Throwaway schema and Redis namespace, removed at the end.
  */
 const LOG_LEVEL = 'warn';
-const UNLIMITED_PER_MINUTE = '1000000000';
-const APP_VARIABLES = ['ADMIN_API_KEY', 'APP_ENV', 'CLICKHOUSE_URL', 'TLS_MODE', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'PORT', 'HOST'];
 
 async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchReport> {
-  const suffix = randomBytes(6).toString('hex');
-  const schema = `bench_${suffix}`;
-  const namespace = `bench:${suffix}:`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
-  // Registered first, so they run last: after the children that use them have stopped.
-  cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
-  cleanups.add(`drop schema ${schema}`, () => dropSchema(options.databaseUrl, schema));
-  cleanups.add(`delete Redis namespace ${namespace}`, async () => void (await deleteRedisNamespace(options.redisUrl, namespace)));
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
 
-  const app = await startServerChild<AppReady>(join(__dirname, 'support', 'app-server.js'), cleanups, {
-    env: appEnvironment(options, { dataDir, schema, namespace }),
-    execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [],
-  });
+  const app = await startPlatformApp(options, cleanups);
   const path = fillPath(options.path, app.ready.ids);
   const appTarget: LoadTarget = {
     url: `https://127.0.0.1:${app.ready.port}${path}`,
@@ -94,24 +79,6 @@ function fillPath(template: string, ids: Record<string, string>): string {
   });
 }
 
-function appEnvironment(options: BenchOptions, store: { dataDir: string; schema: string; namespace: string }): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of APP_VARIABLES) delete env[name];
-  return {
-    ...env,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: store.dataDir,
-    EVENT_STORE_URL: options.databaseUrl,
-    EVENT_STORE_SCHEMA: store.schema,
-    REDIS_URL: options.redisUrl,
-    REDIS_NAMESPACE: store.namespace,
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    RATE_LIMIT_PER_MINUTE: UNLIMITED_PER_MINUTE,
-    LOG_LEVEL,
-  };
-}
 
 runBench({
   parse: parseBenchOptions,

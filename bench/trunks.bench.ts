@@ -1,14 +1,14 @@
 import { progress, runBench } from './support/bench-main';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { AppReady, BARE_SPEC_ENV, BareReady, BareServerSpec } from './support/child-messages';
-import { Cleanups, deleteRedisNamespace, dropSchema } from './support/cleanups';
+import { BARE_SPEC_ENV, BareReady, BareServerSpec } from './support/child-messages';
+import { Cleanups } from './support/cleanups';
 import { LoadRun, LoadTarget, measure, medianOf } from './support/http-load';
 import { describeMachine } from './support/machine';
 import { getUntilOk } from './support/probe';
 import { startServerChild } from './support/server-child';
+import { startPlatformApp } from './support/platform-app';
 import { fillAccount, newestTrunkIds } from './support/trunks-account';
 import { processTreeCpu } from './support/trunks-process-cpu';
 import { parseTrunksBenchOptions, TrunksBenchOptions } from './support/trunks-options';
@@ -24,31 +24,18 @@ import { measureWrites } from './support/trunks-write-load';
  * namespace, both removed at the end, whatever happened.
  */
 const LOG_LEVEL = 'warn';
-const UNLIMITED_PER_MINUTE = '1000000000';
 const LIST_PATH = '/v1/trunks?limit=100';
-const APP_VARIABLES = ['ADMIN_API_KEY', 'APP_ENV', 'CLICKHOUSE_URL', 'TLS_MODE', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'PORT', 'HOST', 'CONSISTENCY_TIMEOUT_MS'];
 
 async function run(options: TrunksBenchOptions, cleanups: Cleanups): Promise<TrunksBenchReport> {
-  const suffix = randomBytes(6).toString('hex');
-  const schema = `bench_${suffix}`;
-  const namespace = `bench:${suffix}:`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
-  // Registered first, so they run last: after the children that use them have stopped.
-  cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
-  cleanups.add(`drop schema ${schema}`, () => dropSchema(options.databaseUrl, schema));
-  cleanups.add(`delete Redis namespace ${namespace}`, async () => void (await deleteRedisNamespace(options.redisUrl, namespace)));
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
 
-  const app = await startServerChild<AppReady>(join(__dirname, 'support', 'app-server.js'), cleanups, {
-    env: appEnvironment(options, { dataDir, schema, namespace }),
-    execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [],
-  });
+  const app = await startPlatformApp(options, cleanups, { PROVIDER_VALIDATION: 'format' });
   const treeCpu = processTreeCpu('app-server.js');
   const origin = `https://127.0.0.1:${app.ready.port}`;
   const appTarget = (path: string): LoadTarget => ({ url: `${origin}${path}`, ca: app.ready.cert, headers: { authorization: `Bearer ${app.ready.accountKey}` }, cpuMicros: treeCpu ?? app.cpuMicros });
   // The key reaches the Redis read model through the projections a moment after it is issued.
   await getUntilOk(appTarget(LIST_PATH).url, app.ready.cert, appTarget(LIST_PATH).headers);
-  const writes = await measureWriteRuns(appTarget(''), options, suffix);
+  const writes = await measureWriteRuns(appTarget(''), options, randomBytes(6).toString('hex'));
 
   progress(`creating trunks up to ${options.trunks} with ${options.seedConnections} concurrent POSTs`);
   const seed = await fillAccount(appTarget(''), writes.creates, options.trunks, options.seedConnections);
@@ -112,25 +99,6 @@ async function measureList(appTarget: LoadTarget, tls: { cert: string; key: stri
   return { bodyBytes: Buffer.byteLength(body), bare: { median: medianOf(bareRuns), runs: bareRuns }, app: { median: medianOf(appRuns), runs: appRuns } };
 }
 
-function appEnvironment(options: TrunksBenchOptions, store: { dataDir: string; schema: string; namespace: string }): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of APP_VARIABLES) delete env[name];
-  return {
-    ...env,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: store.dataDir,
-    EVENT_STORE_URL: options.databaseUrl,
-    EVENT_STORE_SCHEMA: store.schema,
-    REDIS_URL: options.redisUrl,
-    REDIS_NAMESPACE: store.namespace,
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    PROVIDER_VALIDATION: 'format',
-    RATE_LIMIT_PER_MINUTE: UNLIMITED_PER_MINUTE,
-    LOG_LEVEL,
-  };
-}
 
 runBench({
   parse: parseTrunksBenchOptions,
