@@ -1,4 +1,5 @@
 import { EventStoreDBClient, FORWARDS, type ReadPosition, START, StreamNotFoundError } from '@eventstore/db-client';
+import { trackSubscription } from '../tracked-subscription';
 import {
   type AppendResult,
   type BatchHandler,
@@ -115,14 +116,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribe(options: SubscribeOptions, handler: BatchHandler): EventSubscription {
     const subscription = new EventStoreDbSubscription(this.client, options.after, handler, this.logger);
-    const handle: EventSubscription = {
-      stop: async () => {
-        await subscription.stop();
-        this.subscriptions.delete(handle);
-      },
-    };
-    this.subscriptions.add(handle);
-    return handle;
+    return trackSubscription(this.subscriptions, subscription);
   }
 
   async ping(): Promise<void> {

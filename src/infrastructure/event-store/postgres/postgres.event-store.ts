@@ -12,6 +12,7 @@ import {
   type SubscribeOptions,
   VersionConflictError,
 } from '../event-store.port';
+import { trackSubscription } from '../tracked-subscription';
 import { type EventStoreLogger, silentLogger } from '../event-store.logger';
 import * as sql from './event-store.sql';
 import { eventsJson, expectedParams, toStoreError, toStoredEvent } from './event-rows';
@@ -100,14 +101,7 @@ export class PostgresEventStore implements EventStore {
       handler,
       logger: this.logger,
     });
-    const handle: EventSubscription = {
-      stop: async () => {
-        await subscription.stop();
-        this.subscriptions.delete(handle);
-      },
-    };
-    this.subscriptions.add(handle);
-    return handle;
+    return trackSubscription(this.subscriptions, subscription);
   }
 
   async ping(): Promise<void> {
