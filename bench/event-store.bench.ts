@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { dropSchema } from './support/cleanups';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { createEventStore } from '../src/infrastructure/event-store/event-store.factory';
 import { type EventStore, type ExpectedVersion, VersionConflictError } from '../src/infrastructure/event-store/event-store.port';
 
@@ -103,16 +104,6 @@ function summarise(tally: Tally, seconds: number): AppendBenchResult {
     appends: sorted.length,
     conflicts: tally.conflicts,
   };
-}
-
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
