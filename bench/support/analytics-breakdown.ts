@@ -1,5 +1,5 @@
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { aggregatesSql, rawSql, TRUNK_DIMENSION_SQL } from '../../src/read/analytics/analytics.sql';
+import { aggregateRange, aggregatesSql, latencySql, rawSql, TRUNK_DIMENSION_SQL } from '../../src/read/analytics/analytics.sql';
 import type { BreakdownRequest, StatementTime } from './analytics-messages';
 import { percentileOf, timeSequential } from './analytics-stats';
 
@@ -16,18 +16,20 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
   const wholeFrom = Math.ceil(from / HOUR) * HOUR;
   const wholeTo = Math.floor(to / HOUR) * HOUR;
   const account = { account: r.accountId };
-  const aggregates = { ...account, from_s: wholeFrom / 1000, to_s: wholeTo / 1000 };
+  const aggregates = { ...account, ...aggregateRange(wholeFrom, wholeTo) };
   const out: StatementTime[] = [];
   const time = async (label: string, sql: string, params: QueryParams) => {
-    const samples = await timeSequential(1, r.runs, () => clickhouse.query(sql, params));
-    out.push({ label, p50Ms: percentileOf(samples, 50), p95Ms: percentileOf(samples, 95) });
+    // A statement that outlasts the engine's timeout is reported as such; the others still run.
+    const samples = await timeSequential(1, r.runs, () => clickhouse.query(sql, params)).catch((error: Error) => error);
+    if (samples instanceof Error) out.push({ label: `${label}: FAILED (${samples.message.slice(0, 120)})`, p50Ms: NaN, p95Ms: NaN });
+    else out.push({ label, p50Ms: percentileOf(samples, 50), p95Ms: percentileOf(samples, 95) });
   };
   const edges = { ...account, from1_ms: from, to1_ms: wholeFrom, from2_ms: wholeTo, to2_ms: to };
-  await time('overview: hourly aggregates, whole range (histograms)', aggregatesSql(true, false, 'total'), aggregates);
-  await time('overview: hourly aggregates, per trunk and hourly bucket', aggregatesSql(true, false, 'groups'), aggregates);
-  await time('overview: hourly aggregates, per trunk and daily bucket', aggregatesSql(false, false, 'groups'), aggregates);
-  await time('overview: raw edges, whole range (sign-weighted, no FINAL)', rawSql(true, false, 'total'), edges);
-  await time('overview: raw edges, per trunk and bucket (sign-weighted, no FINAL)', rawSql(true, false, 'groups'), edges);
+  const all = { ...aggregates, ...edges };
+  await time('overview: latency histogram rows (daily + edge hours + raw edges), GROUP BY bin', latencySql(false), all);
+  await time('overview: aggregates (daily + edge hours), whole range, per trunk and hourly bucket', aggregatesSql(true, false), all);
+  await time('overview: aggregates (daily + edge hours), whole range, per trunk and daily bucket', aggregatesSql(false, false), all);
+  await time('overview: raw edges, whole range, per trunk and bucket (sign-weighted, no FINAL)', rawSql(true, false), all);
   await time('overview: trunk_dimension names', TRUNK_DIMENSION_SQL, account);
   await time('calls: page 1 rows (FINAL, ORDER BY start_time DESC LIMIT 101)', LIST_PAGE, { ...account, limit: 101, offset: 0 });
   await time('calls: page 1 rows without FINAL', LIST_PAGE.replace('FINAL', ''), { ...account, limit: 101, offset: 0 });
@@ -36,7 +38,7 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
   const parts = await clickhouse.query<{ rows: number }>("SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()");
   await clickhouse.command('OPTIMIZE TABLE call_stats_hourly FINAL SETTINGS max_execution_time = 0');
   const merged = await clickhouse.query<{ rows: number }>("SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()");
-  await time(`overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`, aggregatesSql(true, false, 'groups'), aggregates);
+  await time(`overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`, aggregatesSql(true, false), all);
   return out;
 }
 

@@ -99,7 +99,9 @@ function pageLines(r: AnalyticsReport): string[] {
     `GET /v1/calls?limit=${p.pageSize} (${n(p.total)} calls), ${first.runs} runs each after the walk:`,
     `  page 1: p50 ${ms(first.p50)} ms, p95 ${ms(first.p95)} ms`,
     `  page ${n(p.pages)} by cursor (${p.cursorFrom === 'walk' ? 'the walk\'s next_cursor' : 'cursor of the last row of page ' + n(p.pages - 1) + ', read by offset'}): p50 ${ms(cursor.p50)} ms, p95 ${ms(cursor.p95)} ms (${n(cursor.p50 / first.p50, 2)}x page 1 at p50)`,
-    `  offset=${n((p.pages - 1) * p.pageSize)} (same rows: ${p.sameRows ? 'yes' : 'NO'}): p50 ${ms(offset.p50)} ms, p95 ${ms(offset.p95)} ms (${n(offset.p50 / first.p50, 2)}x page 1 at p50)`,
+    p.offsetFailed
+      ? `  offset=${n((p.pages - 1) * p.pageSize)}: FAILED (${p.offsetFailed})`
+      : `  offset=${n((p.pages - 1) * p.pageSize)} (same rows: ${p.sameRows ? 'yes' : 'NO'}): p50 ${ms(offset.p50)} ms, p95 ${ms(offset.p95)} ms (${n(offset.p50 / first.p50, 2)}x page 1 at p50)`,
     `  the walk from page 1 to ${n(p.walkMs.length)} by next_cursor: ${ms(total / 1000)} s, per page p50 ${ms(walk.p50)} ms, p95 ${ms(walk.p95)} ms;` +
       ` page 1 ${ms(p.walkMs[0])} ms, page ${n(p.walkMs.length)} ${ms(p.walkMs[p.walkMs.length - 1])} ms`,
   ];

@@ -37,6 +37,7 @@ describe('call records and analytics (embedded chDB)', () => {
   let gateway: ApiClient;
   let other: ApiClient;
   let otherTrunkId: string;
+  let otherAccountId: string;
   const trunks: Trunk[] = [];
   let records: CallRecordInput[];
   const now = Date.now();
@@ -53,6 +54,7 @@ describe('call records and analytics (embedded chDB)', () => {
     }
     const otherAccount = await provisionAccountDirect(app, ['full'], 'Other');
     other = otherAccount.client;
+    otherAccountId = otherAccount.accountId;
     otherTrunkId = (await other.post('/v1/trunks', trunkBody())).body.id;
     records = [...generateCalls({ count: 900, trunkIds: trunks.map((t) => t.id), from: new Date(now - 3 * DAY), to: new Date(now - 60_000), seed: 42 })];
     for (let i = 0; i < records.length; i += 300) expect((await ingest(gateway, records.slice(i, i + 300))).accepted).toBe(300);
@@ -82,6 +84,17 @@ describe('call records and analytics (embedded chDB)', () => {
     const latencies = records.filter((r) => r.trunk_id === trunk.id && Date.parse(r.start_time) >= start.getTime() && Date.parse(r.start_time) <= end.getTime()).map(total).filter((t): t is number => t !== null);
     expectOverview(response.body, expected, latencies);
     expect(response.body.timeseries.length).toBe(expected.timeseries.length);
+  });
+
+  it('answers the overview exactly, daily, for one trunk, over whole days and partial ones', async () => {
+    const start = new Date(now - 2.7 * DAY - 5_123);
+    const end = new Date(now - 0.2 * DAY);
+    const trunk = trunks[0];
+    const response = await client.get(`/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&trunk_id=${trunk.id}`);
+    const expected = expectedOverview(records, trunks, start, end, false, trunk.id);
+    const latencies = records.filter((r) => r.trunk_id === trunk.id && Date.parse(r.start_time) >= start.getTime() && Date.parse(r.start_time) <= end.getTime()).map(total).filter((t): t is number => t !== null);
+    expectOverview(response.body, expected, latencies);
+    expect(response.body.summary.total_calls).toBeGreaterThan(100);
   });
 
   it('counts nothing twice when every record is sent again, and reflects later versions', async () => {
@@ -178,7 +191,10 @@ describe('call records and analytics (embedded chDB)', () => {
   });
 
   it('keeps ingestion and reads to their scopes and answers bad ranges with 400', async () => {
-    expectError(await client.post('/v1/ingest/calls', []), 403, 'forbidden');
+    // full is everything of its account, ingestion included (decisions.md); read is GET only.
+    expect((await ingest(other, [{ ...records[0], id: 'call_sent_with_full_key', trunk_id: otherTrunkId }])).accepted).toBe(1);
+    const readKey = await app.admin.post('/v1/api-keys', { account_id: otherAccountId, name: 'ro', scopes: ['read'] });
+    expectError(await app.admin.withKey(readKey.body.key).post('/v1/ingest/calls', []), 403, 'forbidden');
     expectError(await gateway.get('/v1/calls'), 403, 'forbidden');
     expectError(await client.get('/v1/analytics/overview?start_date=2026-01-10&end_date=2026-01-01'), 400, 'invalid_params');
     expectError(await client.get('/v1/analytics/overview?start_date=2020-01-01&end_date=2026-01-01'), 400, 'invalid_params');

@@ -1,4 +1,5 @@
 import { type ClickHouseExecutor, type ClickHouseLogger, silentClickHouseLogger } from './clickhouse.port';
+import { ClusterSchema, clusterStatements } from './cluster-ddl';
 
 export interface ClickHouseMigration {
   /** Positive and unique; migrations apply in ascending order. Never renumber a released one. */
@@ -30,9 +31,14 @@ export async function runMigrations(
   executor: ClickHouseExecutor,
   migrations: readonly ClickHouseMigration[],
   logger: ClickHouseLogger = silentClickHouseLogger,
+  options: { cluster?: string | null } = {},
 ): Promise<number[]> {
   const ordered = checkMigrations(migrations);
-  await executor.command(CREATE_MIGRATIONS_TABLE);
+  // Cluster mode rewrites every statement (cluster-ddl.ts), those of applied migrations too: later
+  // ones need to know which tables they created.
+  const schema = options.cluster ? new ClusterSchema(options.cluster) : null;
+  const rewrite = (statement: string): string[] => (schema ? clusterStatements(statement, schema) : [statement]);
+  for (const statement of rewrite(CREATE_MIGRATIONS_TABLE)) await executor.command(statement);
   const recorded = await executor.query<{ version: number; name: string }>(
     'SELECT DISTINCT version, name FROM schema_migrations ORDER BY version',
   );
@@ -40,13 +46,14 @@ export async function runMigrations(
   const done: number[] = [];
   for (const migration of ordered) {
     const previous = applied.get(migration.version);
+    const statements = migration.sql.flatMap(rewrite);
     if (previous !== undefined) {
       if (previous !== migration.name) {
         throw new Error(`ClickHouse migration ${migration.version} was applied as "${previous}" but is now named "${migration.name}"`);
       }
       continue;
     }
-    for (const statement of migration.sql) await executor.command(statement);
+    for (const statement of statements) await executor.command(statement);
     await executor.command(
       "INSERT INTO schema_migrations (version, name, applied_at) VALUES ({version:UInt32}, {name:String}, now64(3, 'UTC'))",
       { version: migration.version, name: migration.name },

@@ -28,8 +28,7 @@ export function addRow(into: Totals, row: AggregateRow): void {
   into.lossSum += Number(row.loss_sum);
   into.jitterCalls += Number(row.jitter_calls);
   into.jitterSum += Number(row.jitter_sum);
-  if (row.hist) mergeMap(into.hist, row.hist[0].map(Number), row.hist[1]);
-  if (row.codecs) mergeMap(into.codecs, row.codecs[0], row.codecs[1]);
+  mergeMap(into.codecs, row.codecs[0], row.codecs[1]);
 }
 
 function mergeMap<K>(into: Map<K, number>, keys: K[], counts: (number | string)[]): void {

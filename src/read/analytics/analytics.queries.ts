@@ -5,7 +5,7 @@ import { DomainError } from '../../shared/domain-error';
 import { parseBound } from '../calls/time-range';
 import { AnalyticsQueryDto } from './analytics.dto';
 import { addRow, avgInt, codecDistribution, emptyTotals, percent, percentile, ratio, round2, Totals } from './analytics.math';
-import { AggregateRow, aggregatesSql, rawSql, TRUNK_DIMENSION_SQL } from './analytics.sql';
+import { AggregateRow, aggregateRange, aggregatesSql, LatencyBinRow, latencySql, rawSql, TRUNK_DIMENSION_SQL } from './analytics.sql';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -22,8 +22,9 @@ interface Grouped {
 }
 
 /**
- * Whole hours come from the hourly aggregates; the partial hours at either edge of the range
- * from the raw records, so any instant range is exact, not rounded to hours.
+ * Whole days come from the daily aggregates, the other whole hours from the hourly ones, and the
+ * partial hours at either edge of the range from the raw records, so any instant range is exact,
+ * not rounded to hours.
  */
 @QueryHandler(GetAnalyticsOverview)
 export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOverview, object> {
@@ -42,32 +43,29 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
   private async grouped(accountId: string, trunkId: string | undefined, start: Date, end: Date, hourly: boolean): Promise<Grouped> {
     const from = start.getTime();
     const to = end.getTime() + 1;
-    const wholeFrom = Math.ceil(from / HOUR) * HOUR;
-    const wholeTo = Math.floor(to / HOUR) * HOUR;
-    const base: QueryParams = { account: accountId, ...(trunkId ? { trunk: trunkId } : {}) };
-    const query = (sql: string, params: QueryParams) => this.clickhouse.query<AggregateRow>(sql, { ...base, ...params });
-    const parts: Promise<AggregateRow[]>[] = [];
-    // Partial hours at the edges come from the raw rows, both edges in one statement pair.
-    const edges: [number, number][] = [];
-    if (wholeFrom < wholeTo) {
-      const whole = { from_s: wholeFrom / 1000, to_s: wholeTo / 1000 };
-      parts.push(query(aggregatesSql(hourly, !!trunkId, 'total'), whole), query(aggregatesSql(hourly, !!trunkId, 'groups'), whole));
-      if (from < wholeFrom) edges.push([from, wholeFrom]);
-      if (wholeTo < to) edges.push([wholeTo, to]);
-    } else {
-      edges.push([from, to]);
-    }
-    if (edges.length > 0) {
-      const [first, second = first] = edges;
-      const ranges = { from1_ms: first[0], to1_ms: first[1], from2_ms: second[0], to2_ms: second[1] };
-      parts.push(query(rawSql(hourly, !!trunkId, 'total'), ranges), query(rawSql(hourly, !!trunkId, 'groups'), ranges));
-    }
+    let wholeFrom = Math.ceil(from / HOUR) * HOUR;
+    let wholeTo = Math.floor(to / HOUR) * HOUR;
+    if (wholeFrom >= wholeTo) wholeFrom = wholeTo = to;
+    // The partial hours at the edges come from the raw rows; an empty range where there is none.
+    const [first, second] = [[from, wholeFrom], [wholeTo, to]];
+    const params: QueryParams = {
+      account: accountId, ...(trunkId ? { trunk: trunkId } : {}),
+      ...aggregateRange(wholeFrom, wholeTo),
+      from1_ms: first[0], to1_ms: first[1], from2_ms: second[0], to2_ms: second[1],
+    };
+    const withTrunk = !!trunkId;
+    const statements = [
+      ...(wholeFrom < wholeTo ? [this.clickhouse.query<AggregateRow>(aggregatesSql(hourly, withTrunk), params)] : []),
+      ...(from < wholeFrom || wholeTo < to ? [this.clickhouse.query<AggregateRow>(rawSql(hourly, withTrunk), params)] : []),
+    ];
+    const [latency, ...rows] = await Promise.all([this.clickhouse.query<LatencyBinRow>(latencySql(withTrunk), params), ...statements]);
     const grouped: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
-    for (const row of (await Promise.all(parts)).flat()) {
+    for (const row of rows.flat()) {
       if (Number(row.all_trunks) === 1 && Number(row.all_buckets) === 1) addRow(grouped.total, row);
       else if (Number(row.all_buckets) === 1) addRow(slot(grouped.byTrunk, row.trunk_id), row);
       else addRow(slot(grouped.byBucket, Number(row.bucket) * 1000), row);
     }
+    for (const { bin, calls_in_bin } of latency) grouped.total.hist.set(Number(bin), Number(calls_in_bin));
     return grouped;
   }
 

@@ -1,5 +1,6 @@
 import type { ClickHouseMigration } from '../migrations';
 import { CALL_RECORDS_MIGRATION } from './001-call-records';
+import { DAILY_STATS_MIGRATION } from './002-daily-stats';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -7,4 +8,4 @@ import { CALL_RECORDS_MIGRATION } from './001-call-records';
  * columns an explicit zone (DateTime64(3, 'UTC')) so embedded chDB and a server agree.
  *
  */
-export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [CALL_RECORDS_MIGRATION];
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [CALL_RECORDS_MIGRATION, DAILY_STATS_MIGRATION];

@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../../platform/http/request-context';
 import { CLOCK, Clock } from '../../../shared/clock';
 import { AnalyticsQueryDto } from '../analytics.dto';
+import { AnalyticsOverviewDto } from '../analytics-overview.dto';
 import { GetAnalyticsOverview } from '../analytics.queries';
 
 @ApiTags('analytics')
@@ -17,6 +18,7 @@ export class AnalyticsController {
 
   @Get('overview')
   @ApiOkResponse({
+    type: AnalyticsOverviewDto,
     description:
       'period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk, timeseries (every bucket, empty ones included)',
   })

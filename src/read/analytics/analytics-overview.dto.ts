@@ -1,0 +1,67 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The published shape of GET /v1/analytics/overview (api.md's table; decisions.md's rules). */
+class PeriodDto {
+  @ApiProperty({ format: 'date-time' }) start_date!: string;
+  @ApiProperty({ format: 'date-time' }) end_date!: string;
+}
+
+class SummaryDto {
+  @ApiProperty({ type: 'integer' }) total_calls!: number;
+  @ApiProperty({ type: 'integer' }) connected_calls!: number;
+  @ApiProperty({ type: 'integer' }) failed_calls!: number;
+  @ApiProperty({ minimum: 0, maximum: 100, description: '100 × connected / total, 2 decimals; 0 without calls' }) success_rate!: number;
+  @ApiProperty({ type: 'integer' }) total_duration_seconds!: number;
+  @ApiProperty() avg_duration_seconds!: number;
+}
+
+class PerformanceDto {
+  @ApiProperty({ type: 'integer' }) avg_carrier_lag_ms!: number;
+  @ApiProperty({ type: 'integer' }) avg_ai_latency_ms!: number;
+  @ApiProperty({ type: 'integer' }) avg_gateway_processing_ms!: number;
+  @ApiProperty({ type: 'integer' }) avg_total_latency_ms!: number;
+  @ApiProperty({ type: 'integer', description: 'Percentile of per-call total latency, within 1% of the nearest rank' }) p95_latency_ms!: number;
+  @ApiProperty({ type: 'integer' }) p99_latency_ms!: number;
+}
+
+class QualityDto {
+  @ApiProperty() avg_packet_loss_percent!: number;
+  @ApiProperty({ type: 'integer' }) avg_jitter_ms!: number;
+  @ApiProperty({
+    type: 'object', additionalProperties: { type: 'number' }, required: ['G711', 'G722'],
+    properties: { G711: { type: 'number' }, G722: { type: 'number' } },
+    description: 'Percent of calls per codec; always G711 and G722, other codecs under their upper-case name',
+  })
+  codec_distribution!: Record<string, number>;
+}
+
+class ProviderBreakdownDto {
+  @ApiProperty({ enum: ['openai', 'elevenlabs', 'custom'] }) provider!: string;
+  @ApiProperty({ type: 'integer' }) call_count!: number;
+  @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
+  @ApiProperty({ type: 'integer' }) avg_latency_ms!: number;
+}
+
+class TrunkBreakdownDto {
+  @ApiProperty() trunk_id!: string;
+  @ApiProperty() trunk_name!: string;
+  @ApiProperty({ type: 'integer' }) call_count!: number;
+  @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
+}
+
+class TimeseriesPointDto {
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+  @ApiProperty({ type: 'integer' }) calls!: number;
+  @ApiProperty({ type: 'integer' }) avg_latency_ms!: number;
+  @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
+}
+
+export class AnalyticsOverviewDto {
+  @ApiProperty({ type: PeriodDto }) period!: PeriodDto;
+  @ApiProperty({ type: SummaryDto }) summary!: SummaryDto;
+  @ApiProperty({ type: PerformanceDto }) performance!: PerformanceDto;
+  @ApiProperty({ type: QualityDto }) quality!: QualityDto;
+  @ApiProperty({ type: [ProviderBreakdownDto] }) by_provider!: ProviderBreakdownDto[];
+  @ApiProperty({ type: [TrunkBreakdownDto] }) by_trunk!: TrunkBreakdownDto[];
+  @ApiProperty({ type: [TimeseriesPointDto], description: 'One entry per hour or day of the range, in order, empty buckets included' }) timeseries!: TimeseriesPointDto[];
+}
