@@ -2,7 +2,8 @@ import { createEventStore } from '../infrastructure/event-store/event-store.fact
 import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-model-store';
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
 import { loadConfig, readModelNamespace } from '../platform/config/app-config';
-import { ProjectionRunner } from '../projections/projection-runner';
+import { ProjectionRunner, rebuildTogether } from '../projections/projection-runner';
+import { webhookProjections } from '../projections/webhooks/webhook-read-models.service';
 import { buildReadModelProjections } from '../projections/read-models.service';
 import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
 import { loadMasterKey } from '../infrastructure/secrets/master-key';
@@ -25,20 +26,25 @@ async function main(): Promise<void> {
   const store = new RedisReadModelStore(redis, readModelNamespace(config));
   const masterKey = await loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir, embedded: !config.eventStoreUrl });
   const secrets = new SecretBox(masterKey, await createKeyVault(events));
-  const runner = new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events);
+  // Every runner writing into the read-model store, rebuilt together: the clear is store-wide.
+  const runners = [
+    new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events),
+    new ProjectionRunner('webhooks', webhookProjections(), store, events),
+  ];
   const started = Date.now();
   try {
-    await runner.rebuild();
+    await rebuildTogether(store, runners);
     for (;;) {
-      const status = await runner.status();
-      if (status.caughtUp) {
-        process.stdout.write(`rebuilt read models in ${Date.now() - started} ms; checkpoint ${status.checkpoint ?? '(no events)'}\n`);
+      const statuses = await Promise.all(runners.map((runner) => runner.status()));
+      if (statuses.every((status) => status.caughtUp)) {
+        const checkpoints = statuses.map((status) => `${status.name} ${status.checkpoint ?? '(no events)'}`).join(', ');
+        process.stdout.write(`rebuilt read models in ${Date.now() - started} ms; checkpoints: ${checkpoints}\n`);
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
-    await runner.stop();
+    await Promise.all(runners.map((runner) => runner.stop()));
     await events.close();
     await closeRedisClient(redis);
   }

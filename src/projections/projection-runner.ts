@@ -22,6 +22,19 @@ export interface ProjectionStatus {
 const BATCH_SIZE = 500;
 
 /**
+ * Writes one batch's ops and the checkpoint after them atomically. The default writes through the
+ * store's MULTI; a leader among instances passes a fenced writer, which refuses the batch once
+ * another instance holds the lease.
+ */
+export type BatchWriter = (ops: WriteOp[], checkpoint: { key: string; value: string }, events: number) => Promise<void>;
+
+export interface ProjectionRunnerOptions {
+  writer?: BatchWriter;
+  /** Told each checkpoint once it is written (the instance's shared-checkpoint view). */
+  onCheckpoint?: (position: GlobalPosition) => void;
+}
+
+/**
  * Follows the event store from a checkpoint kept in the read-model store itself, written in the
  * same atomic batch as the projection's writes: a crash between the two cannot happen, so a
  * restart neither loses nor repeats an event's effect.
@@ -36,6 +49,7 @@ export class ProjectionRunner {
     private readonly projections: Projection[],
     private readonly store: ReadModelStore,
     private readonly events: EventStore,
+    private readonly options: ProjectionRunnerOptions = {},
   ) {}
 
   private get checkpointKey(): string {
@@ -54,12 +68,17 @@ export class ProjectionRunner {
     this.waiters.cancelAll();
   }
 
-  /** Drops every read model of this store and replays all events from the start. */
-  async rebuild(): Promise<void> {
-    await this.stop();
-    await this.store.clear();
+  /**
+   * Drops every read model of this store and replays all events from the start. The clear is
+   * store-wide: when other runners share the store, rebuild them together (rebuildTogether).
+   */
+  rebuild(): Promise<void> {
+    return rebuildTogether(this.store, [this]);
+  }
+
+  /** Forgets the checkpoint (after its store was cleared): the next start replays everything. */
+  forgetCheckpoint(): void {
     this.checkpoint = null;
-    await this.start();
   }
 
   /** Resolves true once every event up to `position` is applied, false after the timeout. */
@@ -69,9 +88,12 @@ export class ProjectionRunner {
 
   /** Compares the checkpoint with the store: one small read, for /readyz and logs. */
   async status(now: Date = new Date()): Promise<ProjectionStatus> {
-    const [next] = await this.events.readAll({ after: this.checkpoint, maxCount: 1 });
+    // Not running here (another instance leads): the shared checkpoint is the one that counts.
+    const saved = this.subscription ? null : await this.store.get(this.checkpointKey);
+    const checkpoint = saved ? decodePosition(saved) : this.checkpoint;
+    const [next] = await this.events.readAll({ after: checkpoint, maxCount: 1 });
     const lagMs = next ? Math.max(0, now.getTime() - next.recordedAt.getTime()) : 0;
-    return { name: this.name, checkpoint: this.checkpoint ? encodePosition(this.checkpoint) : null, lagMs, caughtUp: !next };
+    return { name: this.name, checkpoint: checkpoint ? encodePosition(checkpoint) : null, lagMs, caughtUp: !next };
   }
 
   private reached(position: GlobalPosition): boolean {
@@ -82,10 +104,12 @@ export class ProjectionRunner {
     if (batch.length === 0) return;
     const last = batch[batch.length - 1];
     const ops = await this.writesOf(batch);
-    ops.push({ op: 'set', key: this.checkpointKey, value: encodePosition(last.position) });
-    await this.store.write(ops);
+    const checkpoint = { key: this.checkpointKey, value: encodePosition(last.position) };
+    if (this.options.writer) await this.options.writer(ops, checkpoint, batch.length);
+    else await this.store.write([...ops, { op: 'set', ...checkpoint }]);
     this.checkpoint = last.position;
     this.waiters.advance(last.position);
+    this.options.onCheckpoint?.(last.position);
   }
 
   private async writesOf(batch: StoredEvent[]): Promise<WriteOp[]> {
@@ -104,4 +128,16 @@ export class ProjectionRunner {
     }
     return ops;
   }
+}
+
+/**
+ * Rebuilds every runner that writes into one store: all stop, the store is cleared once, all
+ * replay from the start. Clearing under a runner that keeps going would leave its read models
+ * empty behind a checkpoint that says they are complete.
+ */
+export async function rebuildTogether(store: ReadModelStore, runners: ProjectionRunner[]): Promise<void> {
+  await Promise.all(runners.map((runner) => runner.stop()));
+  await store.clear();
+  for (const runner of runners) runner.forgetCheckpoint();
+  await Promise.all(runners.map((runner) => runner.start()));
 }

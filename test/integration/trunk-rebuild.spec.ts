@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import { readModelNamespace } from '../../src/platform/config/app-config';
+import { READ_MODEL_STORE, ReadModelStore } from '../../src/infrastructure/read-model/read-model-store.port';
+import { rebuildTogether } from '../../src/projections/projection-runner';
 import { ReadModels } from '../../src/projections/read-models.service';
+import { WebhookReadModels } from '../../src/projections/webhooks/webhook-read-models.service';
 import { ApiClient } from '../support/http-client';
 import { RedisTestContext } from '../support/redis';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
@@ -77,9 +80,11 @@ describe('rebuilding the read models from zero', () => {
     const namespace = readModelNamespace(app.config);
     const live = await readModelSnapshot(redis, namespace);
     expect(Object.keys(live).filter((k) => k.startsWith('trunk:')).length).toBeGreaterThan(0);
-    const runner = app.running.app.get(ReadModels).runner;
-    await runner.rebuild();
-    for (let i = 0; i < 200 && !(await runner.status()).caughtUp; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    // Every runner sharing the read-model store is rebuilt, as `npm run projections:rebuild` does.
+    const runners = [app.running.app.get(ReadModels).runner, app.running.app.get(WebhookReadModels).runner];
+    await rebuildTogether(app.running.app.get<ReadModelStore>(READ_MODEL_STORE), runners);
+    const caughtUp = async () => (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
+    for (let i = 0; i < 200 && !(await caughtUp()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await readModelSnapshot(redis, namespace)).toEqual(live);
   }, 120_000);
 });

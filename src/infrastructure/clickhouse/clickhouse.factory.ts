@@ -13,6 +13,8 @@ export interface CreateClickHouseOptions {
   logger?: ClickHouseLogger;
   /** Statement time limit in both adapters (default 30 s). */
   timeoutMs?: number;
+  /** CLICKHOUSE_CLUSTER: the migrations create replicated and distributed tables ON CLUSTER. */
+  cluster?: string | null;
   /** Tests only; the application's schema is CLICKHOUSE_MIGRATIONS. */
   migrations?: readonly ClickHouseMigration[];
 }
@@ -30,7 +32,7 @@ export async function createClickHouse(options: CreateClickHouseOptions): Promis
     : await EmbeddedClickHouse.open({ dir, timeoutMs: options.timeoutMs, logger });
   try {
     await executor.ping();
-    await runMigrations(executor, options.migrations ?? CLICKHOUSE_MIGRATIONS, logger);
+    await runMigrations(executor, options.migrations ?? CLICKHOUSE_MIGRATIONS, logger, { cluster: url ? options.cluster : null });
   } catch (error) {
     await executor.close().catch(() => undefined);
     throw error;

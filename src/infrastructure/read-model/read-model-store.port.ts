@@ -36,4 +36,12 @@ export interface ReadModelStore {
   close(): Promise<void>;
 }
 
+/** The store could not be reached or timed out (Redis away): callers answer 503, not 500. */
+export class ReadModelUnavailableError extends Error {
+  constructor(message: string, override readonly cause?: unknown) {
+    super(message);
+    this.name = 'ReadModelUnavailableError';
+  }
+}
+
 export const READ_MODEL_STORE = Symbol('ReadModelStore');

@@ -1,8 +1,8 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import { type ChainableCommander, type Redis, ReplyError } from 'ioredis';
 import { closeRedisClient } from '../redis/redis.client';
 import { pingRedis } from '../redis/redis.health';
 import { rankRange } from './rank-range';
-import type { Order, Page, ReadModelStore, WriteOp } from './read-model-store.port';
+import { type Order, type Page, type ReadModelStore, ReadModelUnavailableError, type WriteOp } from './read-model-store.port';
 
 // Value keys are built from members inside the script, so they are not declared in KEYS
 // (fine on a single Redis; a cluster would need the index and values in one hash slot).
@@ -48,20 +48,20 @@ export class RedisReadModelStore implements ReadModelStore {
   }
 
   get(key: string): Promise<string | null> {
-    return this.redis.get(this.k(key));
+    return guard(this.redis.get(this.k(key)));
   }
 
   async mget(keys: string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
-    return this.redis.mget(keys.map((key) => this.k(key)));
+    return guard(this.redis.mget(keys.map((key) => this.k(key))));
   }
 
   hgetall(key: string): Promise<Record<string, string>> {
-    return this.redis.hgetall(this.k(key));
+    return guard(this.redis.hgetall(this.k(key)));
   }
 
   zcard(key: string): Promise<number> {
-    return this.redis.zcard(this.k(key));
+    return guard(this.redis.zcard(this.k(key)));
   }
 
   async zrange(key: string, offset: number, count: number, order: Order): Promise<string[]> {
@@ -69,14 +69,14 @@ export class RedisReadModelStore implements ReadModelStore {
     if (!range) return [];
     // ioredis types `stop` as string only.
     const [start, stop] = [String(range[0]), String(range[1])];
-    if (order === 'desc') return this.redis.zrange(this.k(key), start, stop, 'REV');
-    return this.redis.zrange(this.k(key), start, stop);
+    if (order === 'desc') return guard(this.redis.zrange(this.k(key), start, stop, 'REV'));
+    return guard(this.redis.zrange(this.k(key), start, stop));
   }
 
   async page(indexKey: string, valuePrefix: string, offset: number, count: number, order: Order): Promise<Page> {
     // An empty range still needs the total; start > stop makes ZRANGE return nothing.
     const [start, stop] = rankRange(offset, count) ?? [1, 0];
-    const [total, values] = await this.pageScript(this.k(indexKey), this.k(valuePrefix), start, stop, order);
+    const [total, values] = await guard(this.pageScript(this.k(indexKey), this.k(valuePrefix), start, stop, order));
     return { total, values };
   }
 
@@ -86,7 +86,7 @@ export class RedisReadModelStore implements ReadModelStore {
     if (effective.length === 0) return;
     const tx = this.redis.multi();
     for (const op of effective) this.queue(tx, op);
-    const results = await tx.exec();
+    const results = await guard(tx.exec());
     if (!results) throw new Error('Read-model write transaction was aborted');
     // EXEC does not roll back: a failing command (e.g. WRONGTYPE) leaves the others applied.
     const failed = results.find(([err]) => err);
@@ -136,6 +136,19 @@ export class RedisReadModelStore implements ReadModelStore {
         tx.zrem(this.k(op.key), op.member);
         break;
     }
+  }
+}
+
+/**
+ * Connection failures, timeouts and a closed client become ReadModelUnavailableError (503 with
+ * Retry-After). A reply error (WRONGTYPE, a script error) is a bug, not an outage: it stays as is.
+ */
+async function guard<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (error) {
+    if (error instanceof ReplyError) throw error;
+    throw new ReadModelUnavailableError(`read-model store unavailable: ${(error as Error)?.message ?? String(error)}`, error);
   }
 }
 

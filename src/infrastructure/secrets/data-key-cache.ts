@@ -38,6 +38,10 @@ export class DataKeyCache {
     this.entries.delete(ownerId);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -14,16 +14,21 @@ export interface SecretBoxOptions {
   /** Unwrapped data keys kept in memory. */
   cacheEntries?: number;
   /**
-   * How long this process may keep using a cached data key without asking the vault. A destroy()
-   * made through another instance only reaches this cache when the entry expires, so this is the
-   * longest a destroyed key can outlive its destruction here; keep it short until destroys are
-   * broadcast to every instance.
+   * How long this process may keep using a cached data key without asking the vault. Destroys
+   * made through another instance arrive by broadcast (attachBroadcast); the expiry bounds what a
+   * lost broadcast could cost.
    */
   cacheTtlMs?: number;
   now?: () => number;
 }
 
 const DATA_KEY_BYTES = 32;
+
+/** Tells the other instances sharing the vault that an owner's key was destroyed. */
+export interface DestroyBroadcast {
+  /** Resolves once the message is handed to every listening instance's connection. */
+  publish(ownerId: string): Promise<void>;
+}
 
 /**
  * Envelope encryption of trunk secrets: each owner (trunk) has its own random data key, stored
@@ -37,6 +42,7 @@ export class SecretBox {
   private readonly cache: DataKeyCache;
   /** Bumped by every destroy(): a key unwrapped from a read that began before it is not cached. */
   private destroyEpoch = 0;
+  private broadcast: DestroyBroadcast | null = null;
 
   constructor(masterKey: Buffer, private readonly vault: KeyVault, options: SecretBoxOptions = {}) {
     if (masterKey.length !== MASTER_KEY_BYTES) throw new Error(`MASTER_KEY: must be ${MASTER_KEY_BYTES} bytes`);
@@ -89,6 +95,25 @@ export class SecretBox {
     this.cache.delete(ownerId);
     await this.vault.destroy(ownerId);
     this.cache.set(ownerId, 'destroyed');
+    // Before the caller answers 2xx: no other instance keeps using the key from its cache.
+    await this.broadcast?.publish(ownerId);
+  }
+
+  /** Several instances share the vault: destroys are told to (and heard from) the others. */
+  attachBroadcast(broadcast: DestroyBroadcast): void {
+    this.broadcast = broadcast;
+  }
+
+  /** Another instance destroyed the owner's key. */
+  forgetDestroyed(ownerId: string): void {
+    this.destroyEpoch += 1;
+    this.cache.set(ownerId, 'destroyed');
+  }
+
+  /** Broadcasts may have been missed (the subscriber reconnected): trust nothing cached. */
+  forgetAll(): void {
+    this.destroyEpoch += 1;
+    this.cache.clear();
   }
 
   private async requireKey(ownerId: string, field: string): Promise<KeyObject> {

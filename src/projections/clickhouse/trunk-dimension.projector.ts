@@ -5,7 +5,17 @@ import {
 import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { PositionWaiters } from '../position-waiters';
 
-const NAME = 'trunk-dimension';
+export const TRUNK_DIMENSION = 'trunk-dimension';
+const NAME = TRUNK_DIMENSION;
+
+export interface TrunkDimensionOptions {
+  /**
+   * Among instances sharing a ClickHouse server: tells every instance the new checkpoint, fenced
+   * by the lease, after the checkpoint row is written. The rows themselves need no fence: each
+   * carries its event's position as version, so a deposed leader's late insert never wins.
+   */
+  announce?: (position: GlobalPosition) => Promise<void>;
+}
 
 interface DimensionRow {
   account_id: string;
@@ -31,6 +41,7 @@ export class TrunkDimensionProjector {
   constructor(
     private readonly events: EventStore,
     private readonly clickhouse: ClickHouseExecutor,
+    private readonly options: TrunkDimensionOptions = {},
   ) {}
 
   async start(): Promise<void> {
@@ -59,6 +70,7 @@ export class TrunkDimensionProjector {
     const last = batch[batch.length - 1].position;
     this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
     await this.clickhouse.insert('projection_checkpoints', [{ name: NAME, position: encodePosition(last), version: this.checkpointVersion }]);
+    await this.options.announce?.(last);
     this.checkpoint = last;
     this.waiters.advance(last);
   }
