@@ -1,7 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { TrunkView, trunkKeys } from '../projections/trunks/trunk-view';
+import { ReadModels } from '../projections/read-models.service';
 import { DomainError } from '../shared/domain-error';
+import { CALL_BATCH_LISTENER, CallBatchListener } from './call-batch-listener.port';
 import { EnrichedCallRecord } from './call-record.row';
 import { validateCallRecord } from './call-record.validation';
 import { CallRecordWriter } from './call-record.writer';
@@ -24,9 +26,12 @@ export const CALL_RECORD_WRITER = Symbol('CallRecordWriter');
 /** Validates each record on its own, enriches it from its trunk, and hands the good ones to the writer. */
 @Injectable()
 export class CallIngestion {
+  @Inject(ReadModels) private readonly readModels!: ReadModels;
+
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     @Inject(CALL_RECORD_WRITER) private readonly writer: CallRecordWriter,
+    @Optional() @Inject(CALL_BATCH_LISTENER) private readonly listener: CallBatchListener | null = null,
   ) {}
 
   async ingest(accountId: string, body: unknown): Promise<IngestResult> {
@@ -39,7 +44,9 @@ export class CallIngestion {
       if (!verdict.ok) return rejected.push({ index, id: idOf(line.value), code: verdict.code, message: verdict.message });
       valid.push({ index, record: null, verdict });
     });
-    const trunks = await this.trunksOf(valid.map((v) => (v.verdict.ok ? v.verdict.record.trunk_id : '')));
+    const trunkIds = valid.map((v) => (v.verdict.ok ? v.verdict.record.trunk_id : ''));
+    let trunks = await this.trunksOf(trunkIds);
+    if (trunkIds.some((id) => !trunks.has(id))) trunks = await this.lookAgain(trunkIds);
     const accepted: EnrichedCallRecord[] = [];
     for (const { index, verdict } of valid) {
       if (!verdict.ok) continue;
@@ -52,7 +59,20 @@ export class CallIngestion {
       accepted.push({ ...verdict.record, account_id: accountId, provider: trunk.ai_provider });
     }
     await this.writer.submit(accepted);
+    if (this.listener && accepted.length > 0) await this.listener.callsAccepted(accountId, accepted);
     return { accepted: accepted.length, rejected: rejected.sort((a, b) => a.index - b.index) };
+  }
+
+  /**
+   * While the read models are replayed (Redis lost its data), a trunk may be missing only for now:
+   * the whole request is retryable (503), rather than records rejected that the gateway would drop.
+   * Checked after the first lookup, so a replay that finished in between is seen by one more.
+   */
+  private async lookAgain(ids: string[]): Promise<Map<string, TrunkView>> {
+    if (await this.readModels.restoring()) {
+      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', { retryAfterSeconds: 1 });
+    }
+    return this.trunksOf(ids);
   }
 
   private async trunksOf(ids: string[]): Promise<Map<string, TrunkView>> {

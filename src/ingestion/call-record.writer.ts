@@ -1,4 +1,6 @@
 import { ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
+import type { ClusterServices } from '../infrastructure/cluster/cluster.module';
+import { MutexTimeoutError, RedisMutex } from '../infrastructure/cluster/redis.mutex';
 import { DomainError } from '../shared/domain-error';
 import { CallRow, EnrichedCallRecord, rowOf } from './call-record.row';
 
@@ -15,9 +17,23 @@ export interface WriterOptions {
   lingerMs: number;
   /** Records waiting at most; beyond, submissions are refused with 503 instead of growing memory. */
   maxQueuedRecords: number;
+  /**
+   * Runs each flush's read-previous-versions + INSERT alone among every writer of the table. One
+   * process needs nothing more (its flushes are already one at a time); instances sharing a
+   * ClickHouse server pass a Redis mutex, without which two of them could both cancel the same old
+   * version of a call and both insert a new one: the call would be listed twice.
+   */
+  serialize?: <T>(critical: () => Promise<T>) => Promise<T>;
 }
 
 const DEFAULTS: WriterOptions = { maxBatchRows: 50_000, lingerMs: 5, maxQueuedRecords: 200_000 };
+
+/** Writer options for this deployment: a cross-instance mutex when instances share ClickHouse. */
+export function sharedWriterOptions(clickhouse: ClickHouseExecutor, cluster: ClusterServices | null): Partial<WriterOptions> {
+  if (!cluster || clickhouse.kind !== 'server') return {};
+  const mutex = new RedisMutex(cluster.redis, `${cluster.namespace}lock:call-records`);
+  return { serialize: (critical) => mutex.withLock(critical) };
+}
 
 /**
  * Micro-batches concurrent ingestion requests into large INSERTs, one at a time (so two versions
@@ -92,19 +108,27 @@ export class CallRecordWriter {
   private async write(batch: Submission[]): Promise<void> {
     try {
       const latest = latestPerCall(batch.flatMap((s) => s.records));
-      const previous = await this.previousVersions(latest);
-      const now = new Date();
-      const rows: CallRow[] = [];
-      for (const record of latest) {
-        const old = previous.get(`${record.account_id}\u0000${record.id}`);
-        if (old) rows.push({ ...old, sign: -1 });
-        rows.push(rowOf(record, this.nextVersion(), now));
-      }
-      await this.clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
+      const serialize = this.options.serialize ?? ((critical) => critical());
+      await serialize(() => this.replace(latest));
       for (const submission of batch) submission.resolve();
     } catch (error) {
-      for (const submission of batch) submission.reject(error);
+      const refused = error instanceof MutexTimeoutError ? new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }) : error;
+      for (const submission of batch) submission.reject(refused);
     }
+  }
+
+  /** Cancels the stored version of each call and inserts the new one, in one INSERT. */
+  private async replace(latest: EnrichedCallRecord[]): Promise<void> {
+    const previous = await this.previousVersions(latest);
+    const now = new Date();
+    const rows: CallRow[] = [];
+    for (const record of latest) {
+      const old = previous.get(`${record.account_id}\u0000${record.id}`);
+      if (old) rows.push({ ...old, sign: -1 });
+      // Above the stored version even when another instance's clock runs ahead of ours.
+      rows.push(rowOf(record, Math.max(this.nextVersion(), old ? Number(old.version) + 1 : 0), now));
+    }
+    await this.clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
   }
 
   /**

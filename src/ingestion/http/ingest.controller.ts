@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
 import { CallIngestion, IngestResult } from '../call-ingestion.service';
+import { INGEST_BODY_SCHEMA } from './ingest-body.schema';
 
 class RejectionDto {
   @ApiProperty({ description: '0-based position of the record in the request' }) index!: number;
@@ -24,6 +25,7 @@ export class IngestController {
   @Post('calls')
   @HttpCode(200)
   @ApiConsumes('application/x-ndjson', 'application/json')
+  @ApiBody({ schema: INGEST_BODY_SCHEMA as never })
   @ApiOkResponse({
     type: IngestResultDto,
     description: 'Up to 10,000 records or 16 MiB. 200 means every accepted record is durable; re-sending an id replaces the call. 503 with Retry-After when saturated.',

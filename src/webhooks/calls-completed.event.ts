@@ -1,0 +1,26 @@
+/** A call in the list form of api.md (plus direction), as call.completed carries it. */
+export interface CompletedCall {
+  id: string;
+  trunk_id: string;
+  from: string;
+  to: string;
+  status: string;
+  duration_seconds: number;
+  start_time: string;
+  end_time: string | null;
+  carrier_lag_ms: number | null;
+  ai_latency_ms: number | null;
+  gateway_processing_ms: number | null;
+  direction: string;
+}
+
+/**
+ * The durable record of one ingest batch's calls for one account, appended only when that
+ * account has an endpoint receiving call.completed. The dispatcher projection fans it out.
+ */
+export type CallsCompleted = { type: 'CallsCompleted'; data: { account_id: string; batch_id: string; calls: CompletedCall[] } };
+
+export const callsCompletedStream = (batchId: string): string => `webhook-calls-${batchId}`;
+
+/** Calls per call.completed event: keeps a webhook body near 40 KB whatever the ingest batch size. */
+export const CALLS_PER_EVENT = 100;

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { Module } from '@nestjs/common';
+import { CALL_BATCH_LISTENER } from '../ingestion/call-batch-listener.port';
+import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
+import { WebhookReadModels } from '../projections/webhooks/webhook-read-models.service';
+import { AlertRulesReadController, WebhookEndpointsReadController } from '../read/webhooks/http/webhooks.controller';
+import {
+  GetAlertRuleHandler, GetWebhookEndpointHandler, ListAlertRulesHandler, ListWebhookDeliveriesHandler, ListWebhookEndpointsHandler,
+} from '../read/webhooks/webhook.queries';
+import { CreateAlertRuleHandler, DeleteAlertRuleHandler } from '../write/alert-rules/alert-rule.handlers';
+import { AlertRulesWriteController } from '../write/alert-rules/http/alert-rules.controller';
+import { CommandRunner } from '../write/command-runner';
+import { WebhookDeliveriesWriteController } from '../write/webhook-deliveries/http/webhook-deliveries.controller';
+import { ReplayWebhookDeliveryHandler } from '../write/webhook-deliveries/replay-delivery.handler';
+import { WebhookEndpointsWriteController } from '../write/webhook-endpoints/http/webhook-endpoints.controller';
+import { WebhookEndpointSupport } from '../write/webhook-endpoints/webhook-endpoint-support';
+import {
+  CreateWebhookEndpointHandler, DeleteWebhookEndpointHandler, PingWebhookEndpointHandler, RotateWebhookSecretHandler, UpdateWebhookEndpointHandler,
+} from '../write/webhook-endpoints/webhook-endpoint.handlers';
+import { AlertEvaluator } from './alert.evaluator';
+import { CallCompletedRecorder } from './call-completed.recorder';
+import { WebhookDeliveryWorker } from './delivery.worker';
+import { EndpointSecrets } from './endpoint-secrets';
+import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './webhook.sender';
+
+/**
+ * Webhooks and latency alerts: endpoint, delivery and alert-rule aggregates, their read models
+ * and routes, the delivery worker and the alert evaluator. Ingestion sees only CALL_BATCH_LISTENER.
+ */
+@Module({
+  controllers: [WebhookEndpointsWriteController, WebhookEndpointsReadController, WebhookDeliveriesWriteController, AlertRulesWriteController, AlertRulesReadController],
+  providers: [
+    CommandRunner,
+    WebhookReadModels,
+    WebhookEndpointSupport,
+    EndpointSecrets,
+    CallCompletedRecorder,
+    { provide: CALL_BATCH_LISTENER, useExisting: CallCompletedRecorder },
+    {
+      provide: WEBHOOK_SENDER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): WebhookSender =>
+        new HttpsWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, ca: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null }),
+    },
+    WebhookDeliveryWorker,
+    AlertEvaluator,
+    CreateWebhookEndpointHandler,
+    UpdateWebhookEndpointHandler,
+    RotateWebhookSecretHandler,
+    PingWebhookEndpointHandler,
+    DeleteWebhookEndpointHandler,
+    ReplayWebhookDeliveryHandler,
+    CreateAlertRuleHandler,
+    DeleteAlertRuleHandler,
+    ListWebhookEndpointsHandler,
+    GetWebhookEndpointHandler,
+    ListWebhookDeliveriesHandler,
+    ListAlertRulesHandler,
+    GetAlertRuleHandler,
+  ],
+  exports: [CALL_BATCH_LISTENER, WebhookReadModels],
+})
+export class WebhooksModule {}
