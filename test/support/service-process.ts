@@ -1,5 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface ServiceProcess {
@@ -39,4 +39,53 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   const ca = readFileSync(join(env.DATA_DIR, 'tls', 'cert.pem'), 'utf8');
   const adminKey = /(sk_(?:live|test)_[A-Za-z0-9]{32})/.exec(output)?.[1] ?? env.ADMIN_API_KEY ?? null;
   return { child, port, origin: `https://127.0.0.1:${port}`, ca, adminKey, output: () => output, exited };
+}
+
+/** The pids of a process's children (the service's chDB worker), read before the service dies. */
+export function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
+  }
+}
+
+/** Resolves once none of the pids exists any more (a killed worker is reaped by init). */
+export async function waitForExit(pids: readonly number[], timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (pids.some(alive)) {
+    if (Date.now() - started > timeoutMs) throw new Error(`processes ${pids.filter(alive).join(', ')} still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * SIGKILLs the service and its children together (as a container runtime does) and waits for all
+ * of them, so a data directory can be removed without a worker still writing into it.
+ */
+export async function killServiceTree(service: ServiceProcess): Promise<void> {
+  const pids = [service.child.pid!, ...childPids(service.child.pid!)];
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await service.exited;
+  await waitForExit(pids);
+}
+
+/** Removes a test's data directory after every process that wrote into it is gone. */
+export async function removeDataDir(dataDir: string, writers: readonly number[] = []): Promise<void> {
+  await waitForExit(writers);
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }

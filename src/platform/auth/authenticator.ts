@@ -6,6 +6,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { environmentOfKey, hashApiKey } from './api-key';
 import { CredentialGate } from './credential-gate';
 import { Principal } from './principal';
+import { ReadModels } from '../../projections/read-models.service';
+import { ApiKeyLookup, KeyCredential } from '../../read/api-keys/api-key.lookup';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export const ENV_ADMIN_KEY_ID = 'key_admin_env';
@@ -25,6 +27,8 @@ export class Authenticator {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly gate: CredentialGate,
+    private readonly readModels: ReadModels,
+    private readonly lookup: ApiKeyLookup,
   ) {
     this.adminHash = config.adminApiKey ? Buffer.from(hashApiKey(config.adminApiKey), 'hex') : null;
   }
@@ -46,11 +50,25 @@ export class Authenticator {
     if (this.adminHash && timingSafeEqual(this.adminHash, Buffer.from(hash, 'hex'))) {
       return { principal: { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment }, error: null, decision: await this.gate.consume(`key:${ENV_ADMIN_KEY_ID}`) };
     }
-    const { credential, decision } = await this.gate.lookupAndConsume(hash, clientBucket);
+    const found = await this.gate.lookupAndConsume(hash, clientBucket);
+    const { decision } = found;
+    const credential = found.credential ?? (await this.lookUpAgain(hash));
     const fail = (message: string): Authentication => ({ principal: null, error: new DomainError('unauthorized', message), decision });
     if (!credential || credential.environment !== environment) return fail('Invalid API key');
     if (credential.revoked) return fail('This API key has been revoked');
     if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime()) return fail('This API key has expired');
     return { principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment }, error: null, decision };
+  }
+
+  /**
+   * A key the read model does not hold may be missing only for now: after Redis lost its data,
+   * keys come back as the replay from the event store reaches them. While that lasts: 503, not
+   * 401. Checked after the first lookup, so a replay that finished in between is seen by one more.
+   */
+  private async lookUpAgain(hash: string): Promise<KeyCredential | null> {
+    if (await this.readModels.restoring()) {
+      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', { retryAfterSeconds: 1 });
+    }
+    return this.lookup.byHash(hash);
   }
 }

@@ -30,8 +30,9 @@ export function assertAllowed(principal: Principal, area: Exclude<RoutePolicy, {
       if (has('admin')) return;
       throw new DomainError('forbidden', 'This endpoint needs a key with the admin scope');
     case 'ingest':
-      if (has('ingest')) return;
-      throw new DomainError('forbidden', 'This endpoint needs a key with the ingest scope');
+      // decisions.md: full is "everything of its account", which includes sending its calls.
+      if (has('ingest') || (has('full') && principal.accountId !== null)) return;
+      throw new DomainError('forbidden', 'This endpoint needs a key with the ingest (or full) scope');
     case 'account':
       if (principal.accountId === null) throw new DomainError('forbidden', 'Admin keys manage accounts and keys; use an account key here');
       if (has('full')) return;

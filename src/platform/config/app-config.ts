@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
@@ -16,6 +17,7 @@ class Environment {
   EVENT_STORE_URL?: string;
   @IsOptional() @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'EVENT_STORE_SCHEMA must be a lower-case SQL identifier' }) EVENT_STORE_SCHEMA?: string;
   @IsOptional() @Matches(/^https?:\/\//, { message: 'CLICKHOUSE_URL must be an http(s):// URL' }) CLICKHOUSE_URL?: string;
+  @IsOptional() @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: 'CLICKHOUSE_CLUSTER must be a cluster name from the servers\' remote_servers (letters, digits, _)' }) CLICKHOUSE_CLUSTER?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must start with redis:// or rediss://' }) REDIS_URL?: string;
   @IsOptional() @IsString() REDIS_NAMESPACE?: string;
   @IsOptional() @IsIn(['native', 'proxy']) TLS_MODE?: 'native' | 'proxy';
@@ -30,8 +32,16 @@ class Environment {
   @IsOptional() @IsString() OPENAI_API_BASE?: string;
   @IsOptional() @IsString() ELEVENLABS_API_BASE?: string;
   @IsOptional() @IsIn(['true', 'false']) WEBHOOK_ALLOW_PRIVATE?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120000) WEBHOOK_TIMEOUT_MS?: number;
+  @IsOptional() @Matches(/^\d{1,10}(,\d{1,10}){0,49}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be 1-50 comma-separated delays in milliseconds' }) WEBHOOK_RETRY_SCHEDULE_MS?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
+  @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) ALERT_EVALUATION_INTERVAL_MS?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) HEADERS_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(3_600_000) REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) CONSISTENCY_TIMEOUT_MS?: number;
 }
 
@@ -45,6 +55,8 @@ export interface AppConfig {
   /** PostgreSQL schema of the event tables. */
   eventStoreSchema: string;
   clickhouseUrl: string | null;
+  /** Cluster of the ClickHouse servers: migrations create Replicated* and Distributed tables ON CLUSTER. */
+  clickhouseCluster: string | null;
   redisUrl: string | null;
   redisNamespace: string;
   tls: { mode: 'native' | 'proxy'; certFile: string | null; keyFile: string | null };
@@ -58,8 +70,20 @@ export interface AppConfig {
   openaiApiBase: string;
   elevenlabsApiBase: string;
   webhookAllowPrivate: boolean;
+  /** Time limit of one webhook attempt, connect to the end of the response. */
+  webhookTimeoutMs: number;
+  /** Delays after each failed attempt (the first attempt is immediate); its length is the number of retries. */
+  webhookRetryScheduleMs: number[];
+  webhookPollIntervalMs: number;
+  webhookConcurrency: number;
+  /** PEM file of extra CAs webhook receivers may present (a test receiver's self-signed certificate). */
+  webhookCaFile: string | null;
+  alertEvaluationIntervalMs: number;
   logLevel: string;
   bodyLimitBytes: number;
+  /** Slow-client protection: a connection must deliver its request headers (and whole request) within these. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** How long a 2xx write waits for its projections (read-your-writes). */
   consistencyTimeoutMs: number;
 }
@@ -80,6 +104,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const embedded = !parsed.EVENT_STORE_URL;
   if (!embedded && !parsed.MASTER_KEY) throw new ConfigError(['MASTER_KEY: required when EVENT_STORE_URL is set']);
+  if (parsed.CLICKHOUSE_CLUSTER && !parsed.CLICKHOUSE_URL) throw new ConfigError(['CLICKHOUSE_CLUSTER: requires CLICKHOUSE_URL (embedded chDB has no cluster)']);
+  if ((parsed.HEADERS_TIMEOUT_MS ?? 10_000) > (parsed.REQUEST_TIMEOUT_MS ?? 30_000)) {
+    throw new ConfigError(['HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS']);
+  }
+  if (parsed.WEBHOOK_CA_FILE && !existsSync(parsed.WEBHOOK_CA_FILE)) throw new ConfigError([`WEBHOOK_CA_FILE: ${parsed.WEBHOOK_CA_FILE} does not exist`]);
   if ((parsed.TLS_CERT_FILE === undefined) !== (parsed.TLS_KEY_FILE === undefined)) {
     throw new ConfigError(['TLS_CERT_FILE/TLS_KEY_FILE: set both or neither']);
   }
@@ -92,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreUrl: parsed.EVENT_STORE_URL ?? null,
     eventStoreSchema: parsed.EVENT_STORE_SCHEMA ?? 'trunkline',
     clickhouseUrl: parsed.CLICKHOUSE_URL ?? null,
+    clickhouseCluster: parsed.CLICKHOUSE_CLUSTER ?? null,
     redisUrl: parsed.REDIS_URL ?? null,
     redisNamespace: parsed.REDIS_NAMESPACE ?? 'tl:',
     tls: { mode: parsed.TLS_MODE ?? 'native', certFile: parsed.TLS_CERT_FILE ?? null, keyFile: parsed.TLS_KEY_FILE ?? null },
@@ -104,13 +134,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     openaiApiBase: parsed.OPENAI_API_BASE ?? 'https://api.openai.com/v1',
     elevenlabsApiBase: parsed.ELEVENLABS_API_BASE ?? 'https://api.elevenlabs.io/v1',
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 15_000,
+    webhookRetryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE_MS ? parsed.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number) : STANDARD_WEBHOOKS_RETRIES_MS,
+    webhookPollIntervalMs: parsed.WEBHOOK_POLL_INTERVAL_MS ?? 1000,
+    webhookConcurrency: parsed.WEBHOOK_CONCURRENCY ?? 16,
+    webhookCaFile: parsed.WEBHOOK_CA_FILE ? resolve(parsed.WEBHOOK_CA_FILE) : null,
+    alertEvaluationIntervalMs: parsed.ALERT_EVALUATION_INTERVAL_MS ?? 60_000,
     logLevel: parsed.LOG_LEVEL ?? 'info',
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES ?? 1024 * 1024,
+    headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS ?? 10_000,
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     consistencyTimeoutMs: parsed.CONSISTENCY_TIMEOUT_MS ?? 5000,
   };
 }
 
 export const APP_CONFIG = Symbol('AppConfig');
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/**
+ * Standard Webhooks: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, continued every
+ * 10 h to about 3 days (12 attempts over 2 d 19 h 35 min 5 s).
+ */
+export const STANDARD_WEBHOOKS_RETRIES_MS = [5000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR];
 
 /**
  * Read models live under their own prefix, so a rebuild (which clears its namespace) never

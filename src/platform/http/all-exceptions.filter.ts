@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { AppLogger } from '../logging/logging';
 import { ClickHouseUnavailableError } from '../../infrastructure/clickhouse/clickhouse.port';
 import { EventStoreUnavailableError } from '../../infrastructure/event-store/event-store.port';
+import { SecretDestroyedError } from '../../infrastructure/secrets/secret.errors';
+import { ReadModelUnavailableError } from '../../infrastructure/read-model/read-model-store.port';
 import { DomainError } from '../../shared/domain-error';
 import { domainErrorFromFramework, envelopeOf } from './error-envelope';
 import { RouteTable } from './route-table';
@@ -37,9 +39,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private toDomainError(exception: unknown, request: FastifyRequest, reply: FastifyReply): DomainError {
     if (exception instanceof DomainError) return exception;
     // A store that is down or timed out: retryable, never a 500.
-    if (exception instanceof EventStoreUnavailableError || exception instanceof ClickHouseUnavailableError) {
+    if (exception instanceof EventStoreUnavailableError || exception instanceof ClickHouseUnavailableError || exception instanceof ReadModelUnavailableError) {
       return new DomainError('service_unavailable', 'A backing store is unavailable; retry shortly', { retryAfterSeconds: 1 });
     }
+    // A data key is destroyed only when its owner (trunk, webhook endpoint) is deleted: a command
+    // that raced the deletion between its existence check and its encryption meets a gone resource.
+    if (exception instanceof SecretDestroyedError) return new DomainError('not_found', `${exception.ownerId} not found (deleted)`);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return this.notFoundOrWrongMethod(request, reply);

@@ -18,7 +18,8 @@ export class FrontDoor {
   private readonly plain: HttpServer;
   private readonly sockets = new Set<Socket>();
 
-  constructor(readonly tlsServer: HttpsServer) {
+  /** `firstByteMs`: a connection that sends nothing at all is closed after this long. */
+  constructor(readonly tlsServer: HttpsServer, private readonly firstByteMs = 10_000) {
     this.plain = createHttpServer({ maxHeaderSize: 16 * 1024 }, rejectPlainHttp);
     this.plain.keepAliveTimeout = 1;
     this.listener = createNetServer({ pauseOnConnect: false }, (socket) => this.route(socket));
@@ -65,7 +66,7 @@ export class FrontDoor {
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     socket.once('error', () => socket.destroy());
-    socket.setTimeout(10_000, () => socket.destroy());
+    socket.setTimeout(this.firstByteMs, () => socket.destroy());
     socket.once('data', (first: Buffer) => {
       socket.setTimeout(0);
       socket.pause();
@@ -83,11 +84,27 @@ function rejectPlainHttp(_req: IncomingMessage, res: ServerResponse): void {
   res.end(body);
 }
 
-export function createTlsServer(material: { cert: string; key: string }, handler: RequestHandler): HttpsServer {
-  const server = createHttpsServer(
-    { cert: material.cert, key: material.key, minVersion: 'TLSv1.2', maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000 },
-    handler,
-  );
+export interface SlowClientLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/**
+ * Node enforces headersTimeout/requestTimeout only when it sweeps its connections
+ * (connectionsCheckingInterval, 30 s by default): sweeping at a quarter of the header timeout
+ * cuts a client that trickles its headers byte by byte within 1.25 × the timeout.
+ */
+export function slowClientOptions(limits: SlowClientLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }) {
+  return {
+    maxHeaderSize: 16 * 1024,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(5000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+}
+
+export function createTlsServer(material: { cert: string; key: string }, handler: RequestHandler, limits?: SlowClientLimits): HttpsServer {
+  const server = createHttpsServer({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2', ...slowClientOptions(limits) }, handler);
   server.keepAliveTimeout = 65_000;
   return server;
 }

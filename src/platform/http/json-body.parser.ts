@@ -3,6 +3,36 @@ import secureJson from 'secure-json-parse';
 import { DomainError } from '../../shared/domain-error';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Deeper bodies are refused: DTO transformation recurses per level and would exhaust the stack. */
+export const MAX_JSON_DEPTH = 32;
+/** What PostgreSQL cannot store in text or jsonb (events would fail as if the store were down). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+type BodyDefect = { kind: 'too_deep' } | { kind: 'unstorable'; param: string };
+
+function defectOf(value: unknown, depthLeft: number, path: string, checkText: boolean): BodyDefect | null {
+  if (typeof value === 'string') return checkText && UNSTORABLE.test(value) ? { kind: 'unstorable', param: path } : null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (depthLeft === 0) return { kind: 'too_deep' };
+  for (const [key, child] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (checkText && UNSTORABLE.test(key)) return { kind: 'unstorable', param: at };
+    const defect = defectOf(child, depthLeft - 1, at, checkText);
+    if (defect) return defect;
+  }
+  return null;
+}
+
+/**
+ * Where the JSON breaks, without V8's quote of the input ("Unexpected token 'S', "…Secret-1…" is
+ * not valid JSON"): the body may hold a secret, and error messages never echo one.
+ */
+function jsonProblem(error: unknown): string {
+  if (!(error instanceof SyntaxError)) return 'forbidden property name';
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (position) return `syntax error at position ${position}`;
+  return /end of JSON input/.test(error.message) ? 'unexpected end of input' : 'unexpected token';
+}
 
 /**
  * JSON bodies: strict UTF-8 (invalid bytes are a 400, not silently replaced), prototype
@@ -25,11 +55,19 @@ export function registerJsonParser(fastify: FastifyInstance, limits: { defaultBy
     } catch {
       return done(new DomainError('missing_required_field', 'Request body is not valid UTF-8'), undefined);
     }
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (error) {
-      const detail = error instanceof SyntaxError ? error.message : 'forbidden property name';
-      done(new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`), undefined);
+      const detail = jsonProblem(error);
+      return done(new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`), undefined);
     }
+    // Ingestion judges each record on its own and stores text in ClickHouse, which takes any string.
+    const defect = defectOf(parsed, MAX_JSON_DEPTH, '', !limits.isLarge(request.routeOptions.url ?? ''));
+    if (defect?.kind === 'too_deep') return done(new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    if (defect?.kind === 'unstorable') {
+      return done(new DomainError('missing_required_field', `${defect.param} contains a NUL character or an unpaired UTF-16 surrogate`, { param: defect.param }), undefined);
+    }
+    done(null, parsed);
   });
 }

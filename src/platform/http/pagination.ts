@@ -6,7 +6,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 export const toInteger = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value));
 
 export class PaginationQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @toInteger()
   @IsInt({ message: 'limit must be an integer between 1 and 100' })
@@ -14,7 +14,7 @@ export class PaginationQueryDto {
   @Max(100, { message: 'limit must be an integer between 1 and 100' })
   limit: number = 20;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
   @IsOptional()
   @toInteger()
   @IsInt({ message: 'offset must be a non-negative integer' })

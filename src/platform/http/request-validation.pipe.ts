@@ -12,6 +12,9 @@ import { DomainError, ErrorCode } from '../../shared/domain-error';
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param' && typeof value === 'string' && UNSTORABLE_ID.test(value)) {
+      throw new DomainError('not_found', 'No resource has an id with a NUL character or an unpaired surrogate');
+    }
     const type = metadata.metatype;
     if (!type || !isDtoClass(type) || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
     const code = metadata.type === 'body' ? 'missing_required_field' : 'invalid_params';
@@ -28,6 +31,9 @@ export class RequestValidationPipe implements PipeTransform {
     return instance;
   }
 }
+
+/** Path ids become event-stream names; PostgreSQL cannot store these, and no id contains them. */
+const UNSTORABLE_ID = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function isDtoClass(type: unknown): type is new () => object {
   return typeof type === 'function' && ![String, Boolean, Number, Array, Object].includes(type as never);

@@ -1,0 +1,123 @@
+import type { FaultEnvironment } from './fault-env';
+import type { FaultSpec, Injected } from './fault-case';
+
+export const OUTAGE_MS = 3000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Lines the service wrote from `offset` on that match `pattern`. */
+function countLogs(env: FaultEnvironment, offset: number, pattern: RegExp): number {
+  return env.service.output().slice(offset).split('\n').filter((line) => pattern.test(line)).length;
+}
+
+async function killAndRestartService(env: FaultEnvironment): Promise<Injected> {
+  const from = Date.now();
+  await env.killService();
+  await env.startService();
+  return { window: [from, Date.now()] };
+}
+
+/**
+ * Redis loses everything (no persistence), the service starts replaying every event into it, and
+ * is SIGKILLed as soon as the first replayed batch is written: the crash lands between batches of
+ * 500 events, with the next one being applied.
+ */
+async function killDuringReplay(env: FaultEnvironment): Promise<Injected> {
+  const from = Date.now();
+  const [{ events }] = await env.postgres.query<{ events: string }>('SELECT count(*) AS events FROM trunkline.events');
+  await env.redis.kill();
+  await env.redis.up();
+  const started = Date.now();
+  // The read-model checkpoint (REDIS_NAMESPACE + "rm:") reappears with the first replayed batch.
+  for (;;) {
+    const reply = await env.redis.command('GET', 'faults:rm:checkpoint:read-models').catch(() => '');
+    if (reply.startsWith('$') && !reply.startsWith('$-1')) break;
+    if (Date.now() - started > 30_000) throw new Error('the replay did not start within 30 s');
+    await sleep(5);
+  }
+  await env.killService();
+  await env.startService();
+  return { window: [from, Date.now()], evidence: `killed after the first replayed batch, ${events} events in the store` };
+}
+
+/** Until the service has forked a new engine (it does so on the next ClickHouse call). */
+async function killChdbWorker(env: FaultEnvironment): Promise<Injected> {
+  const victim = env.chdbWorkerPid();
+  if (victim === null) throw new Error('no chDB process under the service');
+  const from = Date.now();
+  process.kill(victim, 'SIGKILL');
+  for (;;) {
+    const successor = env.chdbWorkerPid();
+    if (successor !== null && successor !== victim) break;
+    if (Date.now() - from > 30_000) throw new Error('no new chDB process within 30 s');
+    await sleep(20);
+  }
+  return { window: [from, Date.now()] };
+}
+
+export const FAULT_CASES: FaultSpec[] = [
+  {
+    name: 'redis restart',
+    injected: `Redis SIGKILL, ${OUTAGE_MS / 1000} s down, restarted empty (no persistence)`,
+    async inject(env) {
+      const from = Date.now();
+      await env.redis.kill();
+      await sleep(OUTAGE_MS);
+      await env.redis.up();
+      return { window: [from, Date.now()] };
+    },
+  },
+  {
+    name: 'postgres restart',
+    injected: `PostgreSQL stop -m immediate, ${OUTAGE_MS / 1000} s down, crash recovery on start`,
+    async inject(env) {
+      const from = Date.now();
+      await env.postgres.down('immediate');
+      await sleep(OUTAGE_MS);
+      await env.postgres.up();
+      return { window: [from, Date.now()] };
+    },
+  },
+  {
+    name: 'kill during commands',
+    injected: 'service SIGKILL under trunk writes, restarted',
+    mix: { create: 3, update: 4, rotate: 2, ingest: 0, read: 1 },
+    serviceDown: true,
+    inject: killAndRestartService,
+  },
+  {
+    name: 'kill during ingestion',
+    injected: 'service SIGKILL under call ingestion, restarted',
+    mix: { create: 0, update: 1, rotate: 0, ingest: 8, read: 1 },
+    serviceDown: true,
+    inject: killAndRestartService,
+  },
+  {
+    name: 'projection crash mid-batch',
+    injected: `the service's Redis connections cut (CLIENT KILL) every 50 ms for ${OUTAGE_MS / 1000} s`,
+    mix: { create: 4, update: 4, rotate: 2, ingest: 1, read: 1 },
+    async inject(env) {
+      const offset = env.service.output().length;
+      const from = Date.now();
+      while (Date.now() - from < OUTAGE_MS) {
+        await env.redis.command('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes').catch(() => undefined);
+        await sleep(50);
+      }
+      const failed = countLogs(env, offset, /handler failed, retrying the same batch/);
+      const leases = countLogs(env, offset, /lease (lost|expired|released)/);
+      return { window: [from, Date.now()], evidence: `${failed} batch writes failed and were retried, ${leases} lease losses` };
+    },
+  },
+  {
+    name: 'chdb engine killed',
+    injected: 'the embedded ClickHouse (chDB) process SIGKILLed under ingestion and analytics',
+    mix: { create: 0, update: 1, rotate: 0, ingest: 6, read: 3 },
+    inject: killChdbWorker,
+  },
+  {
+    name: 'kill during replay',
+    injected: 'Redis restarted empty, then the service SIGKILLed mid-replay, restarted',
+    mix: { create: 3, update: 3, rotate: 1, ingest: 2, read: 1 },
+    serviceDown: true,
+    inject: killDuringReplay,
+  },
+];

@@ -1,0 +1,50 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FaultEnvironment } from './fault-env';
+import { type FaultOutcome, runFaultCase } from './fault-case';
+import { FAULT_CASES } from './fault-cases';
+import { formatFaultTable, type FaultRow } from './fault-table';
+
+/** A hang, not a performance figure: a request answered later than this was held, not refused. */
+const HANG_BOUND_MS = 10_000;
+/** The service must be back on its own within this after the dependency returns. */
+const RECOVERY_BOUND_MS = 30_000;
+/**
+ * FAULT_CASES="redis restart,kill during replay" runs only those (by name); FAULT_REPEAT=n runs
+ * each selected case n times (hunting a rare race); FAULT_LOG_DIR=dir keeps the service's log of each case.
+ */
+const only = process.env.FAULT_CASES?.split(',').map((name) => name.trim());
+const repeat = Math.max(1, Number(process.env.FAULT_REPEAT ?? 1));
+const selected = (only ? FAULT_CASES.filter((c) => only.includes(c.name)) : FAULT_CASES).flatMap((c) =>
+  Array.from({ length: repeat }, (_, i) => (i === 0 ? c : { ...c, name: `${c.name} #${i + 1}` })),
+);
+
+describe('fault suite: no acknowledged write lost, nothing counted twice, fast 503s, recovery by itself', () => {
+  let env: FaultEnvironment;
+  const rows: FaultRow[] = [];
+
+  beforeAll(async () => {
+    env = await FaultEnvironment.start();
+  }, 180_000);
+
+  afterAll(async () => {
+    if (rows.length > 0) process.stdout.write(`\nFault suite\n\n${formatFaultTable(rows)}\n\n`);
+    await env?.stop();
+  }, 60_000);
+
+  it.each(selected.map((c) => [c.name, c] as const))('%s', async (_name, spec) => {
+    const logFrom = env.output().length;
+    const outcome: FaultOutcome = await runFaultCase(env, spec);
+    if (process.env.FAULT_LOG_DIR) writeFileSync(join(process.env.FAULT_LOG_DIR, `${spec.name.replace(/\W+/g, '-')}.log`), env.output().slice(logFrom));
+    rows.push(outcome.row);
+    const broken = `broken from ${new Date(outcome.window[0]).toISOString()} to ${new Date(outcome.window[1]).toISOString()}`;
+    expect({ lost: outcome.verification.lost.slice(0, 20), duplicated: outcome.verification.duplicated.slice(0, 20), unexpected: outcome.unexpected.slice(0, 20), broken })
+      .toEqual({ lost: [], duplicated: [], unexpected: [], broken });
+    expect(outcome.strayConnectionErrors).toBe(0);
+    expect(outcome.row.acknowledged).toBeGreaterThan(0);
+    expect(outcome.row.found).toBe(outcome.row.acknowledged);
+    expect(outcome.row.maxLatencyDownMs).toBeLessThan(HANG_BOUND_MS);
+    expect(outcome.row.recoveryMs).toBeGreaterThanOrEqual(0);
+    expect(outcome.row.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
+  }, 240_000);
+});
