@@ -228,11 +228,15 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect((await gateway.get(`/v1/gateway/trunks/${user}`)).body).toMatchObject({ status: 'deleted', ha1: null });
     });
 
-    it('needs the ingest scope and stays within the key\'s account', async () => {
+    it('needs the ingest (or full) scope and stays within the key\'s account', async () => {
       const body = trunkBody();
       await other.post('/v1/trunks', body);
       expectError(await gateway.get(`/v1/gateway/trunks/${body.sip_username}`), 404, 'not_found');
-      expectError(await client.get(`/v1/gateway/trunks/${body.sip_username}`), 403, 'forbidden');
+      // full is everything of its account (decisions.md): the lookup, still within its account.
+      expectError(await client.get(`/v1/gateway/trunks/${body.sip_username}`), 404, 'not_found');
+      expect((await other.get(`/v1/gateway/trunks/${body.sip_username}`)).status).toBe(200);
+      const key = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'ro', scopes: ['read'] });
+      expectError(await app.admin.withKey(key.body.key).get(`/v1/gateway/trunks/${body.sip_username}`), 403, 'forbidden');
     });
   });
 

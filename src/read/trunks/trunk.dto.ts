@@ -67,8 +67,8 @@ export class TrunkHistoryEventDto {
   @ApiProperty({ description: '0-based position in the trunk history' }) revision!: number;
   @ApiProperty({ example: 'TrunkCreated' }) type!: string;
   @ApiProperty({ format: 'date-time' }) recorded_at!: string;
-  @ApiProperty({ description: 'API key id that acted' }) actor!: string | null;
-  @ApiProperty({ description: 'The X-Request-Id of the request' }) correlation_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'API key id that acted' }) actor!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The X-Request-Id of the request' }) correlation_id!: string | null;
   @ApiProperty({ description: 'Event data; secrets shown as "[redacted]"' }) data!: object;
 }
 

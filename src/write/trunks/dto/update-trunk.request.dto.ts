@@ -38,7 +38,7 @@ export class UpdateTrunkRequestDto {
   @IsUrl(WSS_URL, { message: 'custom_endpoint must be an absolute wss:// URL' })
   custom_endpoint?: string;
 
-  @ApiPropertyOptional({ maxLength: 20000, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 20000, nullable: true })
   @IsOptional() @IsString({ message: 'system_prompt must be a string or null' }) @MaxLength(20000, { message: 'system_prompt must be at most 20000 characters' })
   system_prompt?: string | null;
 
