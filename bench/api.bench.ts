@@ -10,6 +10,9 @@ import { getUntilOk } from './support/probe';
 import { BenchReport, formatReport, RATIO_TARGET } from './support/report';
 import { startServerChild } from './support/server-child';
 import { startPlatformApp } from './support/platform-app';
+import { hashApiKey } from '../src/platform/auth/api-key';
+import { accountKeys } from '../src/projections/accounts/accounts.projection';
+import { apiKeyKeys } from '../src/projections/api-keys/api-keys.projection';
 
 /*
  * The API's cost over a bare Fastify HTTPS server, measured in one run on one machine: the real
@@ -40,17 +43,32 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
   const bareBody = await getUntilOk(bareTarget.url, bareTarget.ca, {});
   if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body)) throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
 
+  // The floor: the bare server plus the app's Redis round trips (same keys, same adapters).
+  const readModels = `${app.namespace}rm:`;
+  const hops: BareServerSpec['redis'] = {
+    url: options.redisUrl, namespace: app.namespace, readKey: readModels + accountKeys.account(app.ready.ids.account_id),
+    credentialKey: options.key === 'admin' ? null : readModels + apiKeyKeys.byHash(hashApiKey(app.ready.accountKey)),
+  };
+  const floor = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
+    env: { ...process.env, NODE_ENV: 'production', [BARE_SPEC_ENV]: JSON.stringify({ ...spec, redis: hops }) },
+  });
+  const floorTarget: LoadTarget = { url: `https://127.0.0.1:${floor.ready.port}${path}`, ca: app.ready.cert, headers: appTarget.headers, cpuMicros: floor.cpuMicros };
+  await getUntilOk(floorTarget.url, floorTarget.ca, {});
+
   const settings = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
   const bareRuns: LoadRun[] = [];
+  const floorRuns: LoadRun[] = [];
   const appRuns: LoadRun[] = [];
   for (let round = 1; round <= options.rounds; round++) {
     bareRuns.push(await measure(bareTarget, settings));
-    progress(`round ${round}/${options.rounds}: bare ${bareRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
+    progress(`round ${round}/${options.rounds}: bare  ${bareRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
+    floorRuns.push(await measure(floorTarget, settings));
+    progress(`round ${round}/${options.rounds}: floor ${floorRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
     appRuns.push(await measure(appTarget, settings));
-    progress(`round ${round}/${options.rounds}: app  ${appRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
+    progress(`round ${round}/${options.rounds}: app   ${appRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
   }
-  // Both servers stop before the event-store bench, which then has the machine to itself.
-  await Promise.all([bare.stop(), app.stop()]);
+  // The servers stop before the event-store bench, which then has the machine to itself.
+  await Promise.all([bare.stop(), floor.stop(), app.stop()]);
 
   let eventStore: BenchReport['eventStore'] = null;
   if (options.eventStore) {
@@ -59,11 +77,12 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
     eventStore = { ...figures, ...options.eventStore };
   }
 
-  const [bareMedian, appMedian] = [medianOf(bareRuns), medianOf(appRuns)];
+  const [bareMedian, floorMedian, appMedian] = [medianOf(bareRuns), medianOf(floorRuns), medianOf(appRuns)];
   return {
     machine,
     settings: { path: options.path, key: options.key, ...settings, rounds: options.rounds, logLevel: LOG_LEVEL, bodyBytes: Buffer.byteLength(body) },
     bare: { median: bareMedian, runs: bareRuns },
+    floor: { median: floorMedian, runs: floorRuns },
     app: { median: appMedian, runs: appRuns },
     ratio: appMedian.requestsPerSecond / bareMedian.requestsPerSecond,
     ratioTarget: RATIO_TARGET,

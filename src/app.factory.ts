@@ -8,9 +8,12 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { AdminBootstrap } from './platform/auth/admin-bootstrap';
 import { RequestGate } from './platform/auth/request-gate';
+import { restoringOnSend } from './platform/http/restoring.hook';
+import { ReadModels } from './projections/read-models.service';
 import { AppConfig } from './platform/config/app-config';
 import { answerClientError } from './platform/http/client-error';
-import { createTlsServer, FrontDoor, HTTPS_REQUIRED_MESSAGE, RequestHandler } from './platform/http/front-door';
+import { answerFrameworkError } from './platform/http/framework-errors';
+import { createTlsServer, FrontDoor, HTTPS_REQUIRED_MESSAGE, RequestHandler, slowClientOptions } from './platform/http/front-door';
 import { registerJsonParser } from './platform/http/json-body.parser';
 import { MAX_INGEST_BYTES, registerNdjsonParser } from './ingestion/ndjson.parser';
 import { requestIdOf } from './platform/http/request-id';
@@ -45,7 +48,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   let server: Server | null = null;
   const adapter = new FastifyAdapter({
     serverFactory: (handler: RequestHandler) => {
-      server = tls ? createTlsServer(tls, handler) : createPlainServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000 }, handler);
+      server = tls ? createTlsServer(tls, handler, config) : createPlainServer(slowClientOptions(config), handler);
       return server;
     },
     bodyLimit: MAX_INGEST_BYTES,
@@ -58,6 +61,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
     logger: new NestPinoLogger(logger),
@@ -73,7 +77,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   await fastify.ready();
   app.get(OpenApiDocument).document = buildOpenApiDocument(app);
 
-  const front = tls ? new FrontDoor(server as unknown as import('node:https').Server) : null;
+  const front = tls ? new FrontDoor(server as unknown as import('node:https').Server, config.headersTimeoutMs) : null;
   const port = front ? await front.listen(config.port, config.host) : await listenPlain(server as unknown as Server, config);
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
@@ -112,6 +116,7 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
   const gate = app.get(RequestGate);
   fastify.addHook('onRequest', gate.onRequest);
   fastify.addHook('onResponse', gate.onResponse);
+  fastify.addHook('onSend', restoringOnSend(app.get(ReadModels)));
 }
 
 function listenPlain(server: Server, config: AppConfig): Promise<number> {

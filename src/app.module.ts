@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { CLUSTER, ClusterModule, ClusterServices } from './infrastructure/cluster/cluster.module';
 import { AdminBootstrap } from './platform/auth/admin-bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
 import { CredentialGate } from './platform/auth/credential-gate';
@@ -31,7 +32,7 @@ import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './read/trunk-histor
 import { TrunksReadController } from './read/trunks/http/trunks.controller';
 import { ClickHouseTrunkStats } from './read/trunks/clickhouse-trunk-stats';
 import { CALL_RECORD_WRITER, CallIngestion } from './ingestion/call-ingestion.service';
-import { CallRecordWriter } from './ingestion/call-record.writer';
+import { CallRecordWriter, sharedWriterOptions } from './ingestion/call-record.writer';
 import { IngestController } from './ingestion/http/ingest.controller';
 import { CLICKHOUSE, ClickHouseExecutor } from './infrastructure/clickhouse/clickhouse.port';
 import { CallsController } from './read/calls/http/calls.controller';
@@ -48,6 +49,7 @@ import { TrunksWriteController } from './write/trunks/http/trunks.controller';
 import { RotateSipPasswordHandler } from './write/trunks/rotate-sip-password.handler';
 import { TrunkSupport } from './write/trunks/trunk-support';
 import { UpdateTrunkHandler } from './write/trunks/update-trunk.handler';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
@@ -65,7 +67,7 @@ export class AppModule {
     };
     return {
       module: AppModule,
-      imports: [configModule, CqrsModule.forRoot(), InfrastructureModule],
+      imports: [configModule, CqrsModule.forRoot(), InfrastructureModule, ClusterModule, WebhooksModule],
       controllers: [
         HealthController,
         OpenApiController,
@@ -100,7 +102,11 @@ export class AppModule {
         Reservations,
         TrunkSupport,
         { provide: TRUNK_STATS_READER, useClass: ClickHouseTrunkStats },
-        { provide: CALL_RECORD_WRITER, inject: [CLICKHOUSE], useFactory: (clickhouse: ClickHouseExecutor) => new CallRecordWriter(clickhouse) },
+        {
+          provide: CALL_RECORD_WRITER,
+          inject: [CLICKHOUSE, CLUSTER],
+          useFactory: (clickhouse: ClickHouseExecutor, cluster: ClusterServices | null) => new CallRecordWriter(clickhouse, sharedWriterOptions(clickhouse, cluster)),
+        },
         CallIngestion,
         IngestionLifecycle,
         ListCallsHandler,

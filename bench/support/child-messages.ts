@@ -44,6 +44,11 @@ export interface BareServerSpec {
   route: string;
   /** The app's response body: served re-serialised from the parsed object, as the app does. */
   body: string;
+  /**
+   * When set, each request first makes the app's Redis round trips through the app's own adapters
+   * (the credential + rate-limit script, then one read-model HGETALL): the floor under the app's cost.
+   */
+  redis?: { url: string; namespace: string; credentialKey: string | null; readKey: string };
 }
 
 export const BARE_SPEC_ENV = 'BENCH_BARE_SERVER_SPEC';

@@ -21,7 +21,7 @@ export interface PlatformAppOptions {
  * each in a throwaway schema/namespace and temp data dir that the cleanups remove, with an
  * unlimited rate limit and LOG_LEVEL=warn. `env` adds what a bench needs on top.
  */
-export async function startPlatformApp(options: PlatformAppOptions, cleanups: Cleanups, env: NodeJS.ProcessEnv = {}): Promise<ServerChild<AppReady>> {
+export async function startPlatformApp(options: PlatformAppOptions, cleanups: Cleanups, env: NodeJS.ProcessEnv = {}): Promise<ServerChild<AppReady> & { namespace: string }> {
   const suffix = randomBytes(6).toString('hex');
   const schema = `bench_${suffix}`;
   const namespace = `bench:${suffix}:`;
@@ -32,7 +32,7 @@ export async function startPlatformApp(options: PlatformAppOptions, cleanups: Cl
   cleanups.add(`delete Redis namespace ${namespace}`, async () => void (await deleteRedisNamespace(options.redisUrl, namespace)));
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of APP_VARIABLES) delete inherited[name];
-  return startServerChild<AppReady>(join(__dirname, 'app-server.js'), cleanups, {
+  const child = await startServerChild<AppReady>(join(__dirname, 'app-server.js'), cleanups, {
     env: {
       ...inherited,
       NODE_ENV: 'production',
@@ -50,4 +50,5 @@ export async function startPlatformApp(options: PlatformAppOptions, cleanups: Cl
     },
     execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [],
   });
+  return { ...child, namespace };
 }

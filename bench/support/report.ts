@@ -16,6 +16,8 @@ export interface BenchReport {
   machine: Machine;
   settings: { path: string; key: 'admin' | 'account'; connections: number; seconds: number; warmupSeconds: number; rounds: number; logLevel: string; bodyBytes: number };
   bare: { median: LoadRun; runs: LoadRun[] };
+  /** The bare server making the app's Redis round trips: what no app on this design can beat. */
+  floor: { median: LoadRun; runs: LoadRun[] };
   app: { median: LoadRun; runs: LoadRun[] };
   ratio: number;
   ratioTarget: number;
@@ -23,10 +25,11 @@ export interface BenchReport {
 }
 
 export function formatReport(report: BenchReport): string {
-  const { machine, settings, bare, app, eventStore } = report;
+  const { machine, settings, bare, floor, app, eventStore } = report;
   const rows = [
     ['what', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
     [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...cells(bare.median)],
+    [`floor: bare + the app's 2 Redis round trips (${settings.key === 'admin' ? 'limit script' : 'credential + limit script'}, read-model HGETALL)`, ...cells(floor.median)],
     [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...cells(app.median)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -41,10 +44,13 @@ export function formatReport(report: BenchReport): string {
     line(widths.map((w) => '-'.repeat(w))),
     line(rows[1]),
     line(rows[2]),
+    line(rows[3]),
     '',
     `ratio app/bare: ${report.ratio.toFixed(2)} (target >= ${report.ratioTarget.toFixed(2)}: ${verdict});` +
       ` server CPU per request app/bare: ${(app.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
-    `runs, requests/s: bare ${bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
+    `floor/bare: ${(floor.median.requestsPerSecond / bare.median.requestsPerSecond).toFixed(2)}; app/floor: ${(app.median.requestsPerSecond / floor.median.requestsPerSecond).toFixed(2)};` +
+      ` server CPU per request floor/bare: ${(floor.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
+    `runs, requests/s: bare ${bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; floor ${floor.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
     eventStore
       ? `event store (PostgreSQL), ${eventStore.writers} concurrent writers, ${eventStore.seconds} s: ${eventStore.appendsPerSecond.toFixed(0)} appends/s,` +
         ` p50 ${eventStore.p50Ms.toFixed(2)} ms, p99 ${eventStore.p99Ms.toFixed(2)} ms (${eventStore.appends} appends` +

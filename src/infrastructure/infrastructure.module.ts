@@ -86,7 +86,7 @@ export const REDIS = Symbol('Redis');
       inject: [APP_CONFIG, AppLogger],
       useFactory: async (config: AppConfig, logging: AppLogger): Promise<ClickHouseExecutor> => {
         // The factory applies the schema migrations before handing the executor out.
-        return createClickHouse({ url: config.clickhouseUrl, dataDir: config.dataDir, logger: logging.for('clickhouse') });
+        return createClickHouse({ url: config.clickhouseUrl, cluster: config.clickhouseCluster, dataDir: config.dataDir, logger: logging.for('clickhouse') });
       },
     },
     {
