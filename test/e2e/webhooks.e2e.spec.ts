@@ -119,17 +119,21 @@ describe('webhooks over HTTPS against a local receiver', () => {
       await client.delete(`/v1/trunks/${trunkId}`);
       await receiver.waitFor(() => receiver.on(all).length >= 4, 15_000, 'four trunk events');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(receiver.on(all).map((r) => r.json.type)).toEqual(['trunk.created', 'trunk.updated', 'trunk.password_rotated', 'trunk.deleted']);
+      // Deliveries run concurrently and may arrive in any order (docs/webhooks.md); created_at
+      // gives the order of the writes.
+      const inOrder = [...receiver.on(all)].sort((x, y) => Date.parse(x.json.created_at) - Date.parse(y.json.created_at));
+      expect(inOrder.map((r) => r.json.type)).toEqual(['trunk.created', 'trunk.updated', 'trunk.password_rotated', 'trunk.deleted']);
+      expect(new Set(inOrder.map((r) => r.json.created_at)).size).toBe(4);
       expect(receiver.on(onlyCreated).map((r) => r.json.type)).toEqual(['trunk.created']);
       for (const r of receiver.on(all)) expect(verifyStandardWebhook(b.secret, r.headers, r.body)).toBe(true);
       const [first] = receiver.on(onlyCreated);
       expect(verifyStandardWebhook(a.secret, first.headers, first.body)).toBe(true);
       expect(verifyStandardWebhook(b.secret, first.headers, first.body)).toBe(false);
       // The same event has the same id at every endpoint, so receivers can deduplicate.
-      expect(first.json.id).toBe(receiver.on(all)[0].json.id);
+      expect(first.json.id).toBe(inOrder[0].json.id);
       expect(first.headers['webhook-id']).toBe(first.json.id);
       expect(first.json).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'trunk.created', created_at: expect.any(String), data: { id: trunkId, name: trunk.body.name, status: 'active' } });
-      expect(receiver.on(all)[1].json.data).toMatchObject({ id: trunkId, changed_fields: ['openai_api_key', 'system_prompt'], changes: { system_prompt: 'Be brief' } });
+      expect(inOrder[1].json.data).toMatchObject({ id: trunkId, changed_fields: ['openai_api_key', 'system_prompt'], changes: { system_prompt: 'Be brief' } });
       const bodies = receiver.on(all).map((r) => r.body).join('\n');
       for (const secret of ['correct-horse-battery', rotated.body.sip_password, 'z9Y8z9Y8', 'sk-test-', '"ct"']) expect(bodies).not.toContain(secret);
       const listed = await deliveries(client, b.id);
