@@ -29,7 +29,7 @@ export function formatReport(report: BenchReport): string {
   const rows = [
     ['what', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
     [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...cells(bare.median)],
-    [`floor: bare + the app's 2 Redis round trips (${settings.key === 'admin' ? 'limit script' : 'credential + limit script'}, read-model HGETALL)`, ...cells(floor.median)],
+    [`floor: bare + the app's 1 Redis round trip (${settings.key === 'admin' ? 'limit' : 'credential + limit'} + read-ahead script)`, ...cells(floor.median)],
     [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...cells(app.median)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));

@@ -65,7 +65,7 @@ export const REDIS = Symbol('Redis');
       provide: RATE_LIMITER,
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null): RateLimiter =>
-        redis ? new RedisRateLimiter(redis, config.redisNamespace) : new MemoryRateLimiter(),
+        redis ? new RedisRateLimiter(redis, config.redisNamespace, readModelNamespace(config)) : new MemoryRateLimiter(),
     },
     {
       provide: KEY_USAGE_STORE,

@@ -1,7 +1,22 @@
 import type { Redis } from 'ioredis';
+import type { ReadAhead, ReadAheadValue } from '../read-model/read-ahead';
 import { closeRedisClient } from '../redis/redis.client';
 import { assertLimitArgs, decision } from './rate-limit.window';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.port';
+
+/*
+ * With a second key, the scripts also return the read model at KEYS[2] (HGETALL or GET, by the
+ * kind in the last ARGV): the record the request's handler will read, in the same round trip.
+ * pcall: a key of another type than expected reads as missing (the handler then reads it itself
+ * and meets the real error) instead of failing the credential check.
+ */
+const READ_AHEAD_LUA = `
+local function readAhead(kind)
+  if #KEYS < 2 then return nil end
+  local value = redis.pcall(kind == 'hash' and 'HGETALL' or 'GET', KEYS[2])
+  if type(value) == 'table' and value.err then return false end
+  return value
+end`;
 
 /*
  * Windows come from the Redis server's clock (TIME), so instances with skewed clocks share the
@@ -12,7 +27,7 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter.port';
  * Redis; a cluster would need a hash tag on the bucket).
  * Returns {allowed 0|1, allowed count in this window, window end in unix seconds}.
  */
-const CONSUME_LUA = `
+const CONSUME_LUA = `${READ_AHEAD_LUA}
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local now = tonumber(redis.call('TIME')[1])
@@ -21,22 +36,23 @@ local resetAt = (index + 1) * window
 local key = KEYS[1] .. ':' .. index
 local count = tonumber(redis.call('GET', key) or '0')
 if count >= limit then
-  return {0, count, resetAt}
+  return {0, count, resetAt, readAhead(ARGV[4])}
 end
 count = redis.call('INCR', key)
 if count == 1 then
   redis.call('EXPIREAT', key, resetAt + tonumber(ARGV[3]))
 end
-return {1, count, resetAt}`;
+return {1, count, resetAt, readAhead(ARGV[4])}`;
 
 /*
  * The request gate's one round trip: read an API key's credential record (a hash of the read
  * models) and count the request against that key's bucket, or against the fallback bucket (the
  * client address) when no such key exists. Same window logic as CONSUME_LUA.
- * KEYS[1] credential hash; ARGV: window, limit, margin, key bucket prefix, fallback bucket.
- * Returns {allowed, count, resetAt, credential fields as a flat list}.
+ * KEYS[1] credential hash, [KEYS[2] read ahead]; ARGV: window, limit, margin, key bucket prefix,
+ * fallback bucket[, read-ahead kind].
+ * Returns {allowed, count, resetAt, credential fields as a flat list[, the record read ahead]}.
  */
-const LOOKUP_CONSUME_LUA = `
+const LOOKUP_CONSUME_LUA = `${READ_AHEAD_LUA}
 local record = redis.call('HGETALL', KEYS[1])
 local keyId = nil
 for i = 1, #record, 2 do
@@ -50,69 +66,101 @@ local resetAt = (index + 1) * window
 local key = (keyId and (ARGV[4] .. keyId) or ARGV[5]) .. ':' .. index
 local count = tonumber(redis.call('GET', key) or '0')
 if count >= limit then
-  return {0, count, resetAt, record}
+  return {0, count, resetAt, record, readAhead(ARGV[6])}
 end
 count = redis.call('INCR', key)
 if count == 1 then
   redis.call('EXPIREAT', key, resetAt + tonumber(ARGV[3]))
 end
-return {1, count, resetAt, record}`;
+return {1, count, resetAt, record, readAhead(ARGV[6])}`;
 
-const CONSUME_COMMAND = 'trunklineRateLimitConsume';
-const LOOKUP_CONSUME_COMMAND = 'trunklineRateLimitLookupConsume';
-
-type LookupConsumeCommand = (
-  credentialKey: string, windowSeconds: number, limit: number, marginSeconds: number, keyBucketPrefix: string, fallbackKey: string,
-) => Promise<[number, number, number, string[]]>;
-/** Keeps a window's key a little past its end: harmless, and robust to a server clock step. */
 const EXPIRY_MARGIN_SECONDS = 5;
 
-type ConsumeCommand = (
-  bucketKey: string,
-  windowSeconds: number,
-  limit: number,
-  marginSeconds: number,
-) => Promise<[number, number, number]>;
+type Reply = [number, number, number, ...unknown[]];
+type ScriptCommand = (...args: (string | number)[]) => Promise<Reply>;
+
+export interface CredentialDecision {
+  credential: Record<string, string>;
+  decision: RateLimitDecision;
+  /** Present when a read ahead was asked for. */
+  readAhead?: ReadAheadValue;
+}
+
+export interface BucketDecision {
+  decision: RateLimitDecision;
+  readAhead?: ReadAheadValue;
+}
 
 export class RedisRateLimiter implements RateLimiter {
-  private readonly consumeScript: ConsumeCommand;
-  private readonly lookupConsumeScript: LookupConsumeCommand;
+  private readonly consumeScript: ScriptCommand;
+  private readonly consumeAheadScript: ScriptCommand;
+  private readonly lookupConsumeScript: ScriptCommand;
+  private readonly lookupConsumeAheadScript: ScriptCommand;
 
+  /** `readModelNamespace`: where read-ahead keys live (the read models' key prefix). */
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
+    private readonly readModelNamespace = '',
   ) {
-    redis.defineCommand(CONSUME_COMMAND, { lua: CONSUME_LUA, numberOfKeys: 1 });
-    const commands = redis as unknown as Record<string, ConsumeCommand>;
-    this.consumeScript = commands[CONSUME_COMMAND].bind(redis);
-    redis.defineCommand(LOOKUP_CONSUME_COMMAND, { lua: LOOKUP_CONSUME_LUA, numberOfKeys: 1 });
-    this.lookupConsumeScript = (redis as unknown as Record<string, LookupConsumeCommand>)[LOOKUP_CONSUME_COMMAND].bind(redis);
+    const define = (name: string, lua: string, keys: number): ScriptCommand => {
+      redis.defineCommand(name, { lua, numberOfKeys: keys });
+      return (redis as unknown as Record<string, ScriptCommand>)[name].bind(redis);
+    };
+    this.consumeScript = define('trunklineRateLimitConsume', CONSUME_LUA, 1);
+    this.consumeAheadScript = define('trunklineRateLimitConsumeAhead', CONSUME_LUA, 2);
+    this.lookupConsumeScript = define('trunklineRateLimitLookupConsume', LOOKUP_CONSUME_LUA, 1);
+    this.lookupConsumeAheadScript = define('trunklineRateLimitLookupConsumeAhead', LOOKUP_CONSUME_LUA, 2);
   }
 
   /**
    * Reads the credential hash at `credentialKey` (a full Redis key) and consumes from bucket
-   * `keyBucketPrefix + key_id` when it has a key_id, else from `fallbackBucket`: one round trip.
+   * `keyBucketPrefix + key_id` when it has a key_id, else from `fallbackBucket`; with `ahead`,
+   * also reads that read model. One round trip.
    */
   async consumeWithCredential(
-    credentialKey: string, keyBucketPrefix: string, fallbackBucket: string, limit: number, windowSeconds: number,
-  ): Promise<{ credential: Record<string, string>; decision: RateLimitDecision }> {
+    credentialKey: string, keyBucketPrefix: string, fallbackBucket: string, limit: number, windowSeconds: number, ahead?: ReadAhead,
+  ): Promise<CredentialDecision> {
     assertLimitArgs(limit, windowSeconds);
-    const [allowed, count, resetAt, flat] = await this.lookupConsumeScript(
-      credentialKey, windowSeconds, limit, EXPIRY_MARGIN_SECONDS, `${this.namespace}rl:${keyBucketPrefix}`, `${this.namespace}rl:${fallbackBucket}`,
-    );
-    const credential: Record<string, string> = {};
-    for (let i = 0; i + 1 < flat.length; i += 2) credential[flat[i]] = flat[i + 1];
-    return { credential, decision: decision(allowed === 1, limit, count, resetAt) };
+    const args = [windowSeconds, limit, EXPIRY_MARGIN_SECONDS, `${this.namespace}rl:${keyBucketPrefix}`, `${this.namespace}rl:${fallbackBucket}`];
+    const [allowed, count, resetAt, flat, aheadValue] = ahead
+      ? await this.lookupConsumeAheadScript(credentialKey, this.readModelNamespace + ahead.key, ...args, ahead.kind)
+      : await this.lookupConsumeScript(credentialKey, ...args);
+    const result: CredentialDecision = { credential: record(flat as string[]), decision: decision(allowed === 1, limit, count, resetAt) };
+    if (ahead) result.readAhead = valueOf(ahead, aheadValue);
+    return result;
   }
 
   async consume(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    return (await this.consumeReadingAhead(bucket, limit, windowSeconds)).decision;
+  }
+
+  /** consume(), and with `ahead` the read model the request will read, in the same round trip. */
+  async consumeReadingAhead(bucket: string, limit: number, windowSeconds: number, ahead?: ReadAhead): Promise<BucketDecision> {
     assertLimitArgs(limit, windowSeconds);
     const key = `${this.namespace}rl:${bucket}`;
-    const [allowed, count, resetAt] = await this.consumeScript(key, windowSeconds, limit, EXPIRY_MARGIN_SECONDS);
-    return decision(allowed === 1, limit, count, resetAt);
+    const args = [windowSeconds, limit, EXPIRY_MARGIN_SECONDS];
+    const [allowed, count, resetAt, aheadValue] = ahead
+      ? await this.consumeAheadScript(key, this.readModelNamespace + ahead.key, ...args, ahead.kind)
+      : await this.consumeScript(key, ...args);
+    const result: BucketDecision = { decision: decision(allowed === 1, limit, count, resetAt) };
+    if (ahead) result.readAhead = valueOf(ahead, aheadValue);
+    return result;
   }
 
   close(): Promise<void> {
     return closeRedisClient(this.redis);
   }
+}
+
+function record(flat: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+  return fields;
+}
+
+/** A missing string is null; a missing hash is {}; a key of the wrong type reads as missing. */
+function valueOf(ahead: ReadAhead, value: unknown): ReadAheadValue {
+  if (ahead.kind === 'hash') return Array.isArray(value) ? record(value as string[]) : {};
+  return typeof value === 'string' ? value : null;
 }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { RateLimitDecision } from '../../infrastructure/rate-limit/rate-limiter.port';
+import { ReadAhead, ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import { DomainError } from '../../shared/domain-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { environmentOfKey, hashApiKey } from './api-key';
@@ -17,6 +18,8 @@ export interface Authentication {
   /** Why there is no principal (401), thrown by the gate after the rate headers are set. */
   error: DomainError | null;
   decision: RateLimitDecision;
+  /** The record the route's handler will read, fetched in the same round trip (Redis, GET routes). */
+  readAhead?: ReadAheadResult;
 }
 
 /** Who is calling, and the rate-limit decision for the request, counted against the key or the client. */
@@ -33,7 +36,8 @@ export class Authenticator {
     this.adminHash = config.adminApiKey ? Buffer.from(hashApiKey(config.adminApiKey), 'hex') : null;
   }
 
-  async authenticate(authorization: string | undefined, now: Date, clientBucket: string): Promise<Authentication> {
+  /** `ahead`: read along with the credential when the key turns out valid (it is dropped otherwise). */
+  async authenticate(authorization: string | undefined, now: Date, clientBucket: string, ahead?: ReadAhead): Promise<Authentication> {
     const refuse = async (error: DomainError): Promise<Authentication> => ({ principal: null, error, decision: await this.gate.consume(clientBucket) });
     if (authorization === undefined || authorization.trim() === '') {
       return refuse(new DomainError('missing_authentication', 'Missing Authorization header: send "Authorization: Bearer <API key>"'));
@@ -48,16 +52,19 @@ export class Authenticator {
     }
     const hash = hashApiKey(key);
     if (this.adminHash && timingSafeEqual(this.adminHash, Buffer.from(hash, 'hex'))) {
-      return { principal: { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment }, error: null, decision: await this.gate.consume(`key:${ENV_ADMIN_KEY_ID}`) };
+      const { decision, readAhead } = await this.gate.consumeReadingAhead(`key:${ENV_ADMIN_KEY_ID}`, ahead);
+      return { principal: { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment }, error: null, decision, readAhead };
     }
-    const found = await this.gate.lookupAndConsume(hash, clientBucket);
+    const found = await this.gate.lookupAndConsume(hash, clientBucket, ahead);
     const { decision } = found;
     const credential = found.credential ?? (await this.lookUpAgain(hash));
     const fail = (message: string): Authentication => ({ principal: null, error: new DomainError('unauthorized', message), decision });
     if (!credential || credential.environment !== environment) return fail('Invalid API key');
     if (credential.revoked) return fail('This API key has been revoked');
     if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime()) return fail('This API key has expired');
-    return { principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment }, error: null, decision };
+    // Read ahead only with the credential of the first lookup (a key found again after a restore is rare).
+    const readAhead = found.credential ? found.readAhead : undefined;
+    return { principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment }, error: null, decision, readAhead };
   }
 
   /**

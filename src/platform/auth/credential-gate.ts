@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis.rate-limiter';
+import { ReadAhead, ReadAheadResult, ReadAheadValue } from '../../infrastructure/read-model/read-ahead';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { RedisReadModelStore } from '../../infrastructure/read-model/redis.read-model-store';
 import { apiKeyKeys } from '../../projections/api-keys/api-keys.projection';
@@ -9,9 +10,17 @@ import { APP_CONFIG, AppConfig, readModelNamespace } from '../config/app-config'
 
 export const WINDOW_SECONDS = 60;
 
+export interface GateResult {
+  decision: RateLimitDecision;
+  /** On Redis, when a read ahead was asked for: the record the handler will read. */
+  readAhead?: ReadAheadResult;
+}
+
 /**
  * A key's credential and the request's rate-limit decision together. On Redis both come from one
- * script (one round trip on every authenticated request); in memory, from the two stores in turn.
+ * script (one round trip on every authenticated request), with the read model a GET is going to
+ * read when the route names it (see ReadAhead); in memory, from the stores in turn, and nothing
+ * is read ahead (there is no round trip to save).
  * Without a credential, the request counts against the fallback bucket (the client address).
  */
 @Injectable()
@@ -27,12 +36,12 @@ export class CredentialGate {
     this.redis = limiter instanceof RedisRateLimiter && store instanceof RedisReadModelStore ? limiter : null;
   }
 
-  async lookupAndConsume(hash: string, fallbackBucket: string): Promise<{ credential: KeyCredential | null; decision: RateLimitDecision }> {
+  async lookupAndConsume(hash: string, fallbackBucket: string, ahead?: ReadAhead): Promise<GateResult & { credential: KeyCredential | null }> {
     const limit = this.config.rateLimitPerMinute;
     if (this.redis) {
       const key = readModelNamespace(this.config) + apiKeyKeys.byHash(hash);
-      const { credential, decision } = await this.redis.consumeWithCredential(key, 'key:', fallbackBucket, limit, WINDOW_SECONDS);
-      return { credential: credentialFrom(credential), decision };
+      const found = await this.redis.consumeWithCredential(key, 'key:', fallbackBucket, limit, WINDOW_SECONDS, ahead);
+      return { credential: credentialFrom(found.credential), decision: found.decision, readAhead: aheadResult(ahead, found.readAhead) };
     }
     const credential = await this.lookup.byHash(hash);
     return { credential, decision: await this.consume(credential ? `key:${credential.keyId}` : fallbackBucket) };
@@ -41,4 +50,15 @@ export class CredentialGate {
   consume(bucket: string): Promise<RateLimitDecision> {
     return this.limiter.consume(bucket, this.config.rateLimitPerMinute, WINDOW_SECONDS);
   }
+
+  /** consume(), reading ahead on Redis. */
+  async consumeReadingAhead(bucket: string, ahead?: ReadAhead): Promise<GateResult> {
+    if (!this.redis || !ahead) return { decision: await this.consume(bucket) };
+    const found = await this.redis.consumeReadingAhead(bucket, this.config.rateLimitPerMinute, WINDOW_SECONDS, ahead);
+    return { decision: found.decision, readAhead: aheadResult(ahead, found.readAhead) };
+  }
+}
+
+function aheadResult(ahead: ReadAhead | undefined, value: ReadAheadValue | undefined): ReadAheadResult | undefined {
+  return ahead && value !== undefined ? new ReadAheadResult(ahead, value) : undefined;
 }

@@ -1,3 +1,4 @@
+import type { ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import type { Environment, Scope } from '../../write/api-keys/domain/api-key.decider';
 
 /** Who is calling: attached to the request by the auth hook. */
@@ -11,5 +12,7 @@ export interface Principal {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** What the gate read ahead for the handler (request-gate.ts). */
+    readAhead?: ReadAheadResult;
   }
 }

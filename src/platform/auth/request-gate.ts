@@ -7,6 +7,7 @@ import { DomainError } from '../../shared/domain-error';
 import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimitDecision, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
 import { WINDOW_SECONDS } from './credential-gate';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { readAheadFor } from '../../read/read-ahead.routes';
 import { Authenticator } from './authenticator';
 import { assertAllowed, policyFor } from './route-policy';
 
@@ -43,11 +44,13 @@ export class RequestGate {
       });
       return;
     }
-    const { principal, error, decision } = await this.dependency(() => this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`));
+    const ahead = readAheadFor(request.method, request.routeOptions.url, request.params, request.query);
+    const { principal, error, decision, readAhead } = await this.dependency(() => this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, ahead));
     this.applyDecision(decision, reply, now);
     if (error || !principal) throw error ?? new DomainError('unauthorized', 'Invalid API key');
     request.principal = principal;
     assertAllowed(principal, policy.area, request.method);
+    request.readAhead = readAhead;
   };
 
   readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

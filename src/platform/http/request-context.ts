@@ -1,12 +1,15 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
+import type { ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import { DomainError } from '../../shared/domain-error';
 import { Principal } from '../auth/principal';
 
 export interface RequestContext {
   principal: Principal;
   requestId: string;
+  /** The read model the gate read along with the credential, when the route names one. */
+  readAhead?: ReadAheadResult;
 }
 
 /** Who acted and under which request: recorded on every event the request causes. */
@@ -21,5 +24,5 @@ export function accountOf(ctx: RequestContext): string {
 export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext): RequestContext => {
   const request = execution.switchToHttp().getRequest<FastifyRequest>();
   if (!request.principal) throw new DomainError('missing_authentication', 'Missing Authorization header');
-  return { principal: request.principal, requestId: String(request.id) };
+  return { principal: request.principal, requestId: String(request.id), readAhead: request.readAhead };
 });

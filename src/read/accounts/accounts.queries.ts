@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ReadAheadResult, readHash } from '../../infrastructure/read-model/read-ahead';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { accountKeys } from '../../projections/accounts/accounts.projection';
 import { DomainError } from '../../shared/domain-error';
@@ -9,7 +10,7 @@ export class ListAccounts {
   constructor(readonly limit: number, readonly offset: number) {}
 }
 export class GetAccount {
-  constructor(readonly accountId: string) {}
+  constructor(readonly accountId: string, readonly readAhead?: ReadAheadResult) {}
 }
 
 export interface AccountList {
@@ -34,8 +35,8 @@ export class ListAccountsHandler implements IQueryHandler<ListAccounts, AccountL
 export class GetAccountHandler implements IQueryHandler<GetAccount, AccountDto> {
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
-  async execute({ accountId }: GetAccount): Promise<AccountDto> {
-    const record = await this.store.hgetall(accountKeys.account(accountId));
+  async execute({ accountId, readAhead }: GetAccount): Promise<AccountDto> {
+    const record = await readHash(this.store, accountKeys.account(accountId), readAhead);
     if (!record.id) throw new DomainError('not_found', `Account ${accountId} not found`);
     return toDto(record);
   }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ReadAheadResult, readString } from '../../infrastructure/read-model/read-ahead';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { TrunkView, trunkKeys } from '../../projections/trunks/trunk-view';
@@ -14,7 +15,7 @@ export class ListTrunks {
 }
 
 export class GetTrunk {
-  constructor(readonly accountId: string, readonly trunkId: string) {}
+  constructor(readonly accountId: string, readonly trunkId: string, readonly readAhead?: ReadAheadResult) {}
 }
 
 /** One round trip for the page (index + values), one query for the stats of the page. */
@@ -48,8 +49,8 @@ export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> 
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ accountId, trunkId }: GetTrunk): Promise<TrunkDetailDto> {
-    const raw = await this.store.get(trunkKeys.trunk(trunkId));
+  async execute({ accountId, trunkId, readAhead }: GetTrunk): Promise<TrunkDetailDto> {
+    const raw = await readString(this.store, trunkKeys.trunk(trunkId), readAhead);
     const view = raw ? (JSON.parse(raw) as TrunkView) : null;
     if (!view || view.account_id !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
     return detailOf(view, this.config.sipDomain);

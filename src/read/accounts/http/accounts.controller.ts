@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { PaginationDto, PaginationQueryDto } from '../../../platform/http/pagination';
+import { Ctx, RequestContext } from '../../../platform/http/request-context';
 import { AccountDto } from '../../../write/accounts/dto/create-account.request.dto';
 import { AccountList, GetAccount, ListAccounts } from '../accounts.queries';
 
@@ -24,7 +25,7 @@ export class AccountsReadController {
 
   @Get(':id')
   @ApiOkResponse({ type: AccountDto })
-  get(@Param('id') id: string): Promise<AccountDto> {
-    return this.queries.execute(new GetAccount(id));
+  get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<AccountDto> {
+    return this.queries.execute(new GetAccount(id, ctx.readAhead));
   }
 }

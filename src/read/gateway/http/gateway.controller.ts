@@ -28,6 +28,6 @@ export class GatewayController {
   @Get(':sip_username')
   @ApiOkResponse({ type: GatewayTrunkDto, description: 'Needs a key with the ingest scope; reflects a password rotation at once' })
   lookup(@Param('sip_username') sipUsername: string, @Ctx() ctx: RequestContext): Promise<GatewayRecord> {
-    return this.queries.execute(new LookupGatewayTrunk(accountOf(ctx), sipUsername));
+    return this.queries.execute(new LookupGatewayTrunk(accountOf(ctx), sipUsername, ctx.readAhead));
   }
 }

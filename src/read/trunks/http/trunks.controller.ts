@@ -22,7 +22,7 @@ export class TrunksReadController {
   @ApiOkResponse({ type: TrunkDetailDto, description: 'With as_of: the trunk as it was at that instant' })
   get(@Param('id') id: string, @Query() query: GetTrunkQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkDetailDto> {
     if (query.as_of !== undefined) return this.queries.execute(new GetTrunkAsOf(accountOf(ctx), id, new Date(query.as_of)));
-    return this.queries.execute(new GetTrunk(accountOf(ctx), id));
+    return this.queries.execute(new GetTrunk(accountOf(ctx), id, ctx.readAhead));
   }
 
   @Get(':id/events')

@@ -1,0 +1,118 @@
+import { Redis } from 'ioredis';
+import { ApiClient, expectError } from '../support/http-client';
+import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
+import { trunkBody } from '../support/trunk-requests';
+
+interface Seen {
+  source: string;
+  args: string[];
+}
+
+/**
+ * GET routes that read one record named by the path cost one Redis round trip: the gate's script
+ * reads the record along with the credential and the rate limit. Watched with MONITOR, which
+ * names the connection each command came from ("lua" for commands run by a script).
+ */
+describe('read ahead in the gate\'s round trip (Redis)', () => {
+  let app: TestApp;
+  let client: ApiClient;
+  let other: ApiClient;
+  let gateway: ApiClient;
+  let accountId: string;
+  let monitored: Redis;
+  let monitor: Redis;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp({ REDIS_URL: TEST_REDIS_URL });
+    ({ client, accountId } = await provisionAccountDirect(app, ['full']));
+    ({ client: other } = await provisionAccountDirect(app, ['full'], 'Other'));
+    ({ client: gateway } = await provisionAccountDirect(app, ['ingest'], 'Gateway'));
+    monitored = new Redis(TEST_REDIS_URL);
+    monitor = await monitored.monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (args.some((arg) => arg.startsWith(app.config.redisNamespace))) seen.push({ source, args });
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    monitor?.disconnect();
+    monitored?.disconnect();
+    await app?.stop();
+  });
+
+  /** The commands that touched `key` while `act` ran, by connection: the app's own, or a script's. */
+  async function commandsOn(key: string, act: () => Promise<void>): Promise<{ gate: number; direct: string[]; script: string[] }> {
+    const mark = `${app.config.redisNamespace}mark:${Math.random()}`;
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await redis.get(`${mark}:start`);
+      await act();
+      await redis.get(`${mark}:end`);
+      for (let i = 0; i < 100 && !seen.some((s) => s.args.includes(`${mark}:end`)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      redis.disconnect();
+    }
+    const from = seen.findIndex((s) => s.args.includes(`${mark}:start`));
+    const to = seen.findIndex((s) => s.args.includes(`${mark}:end`));
+    const window = seen.slice(from + 1, to).filter((s) => s.args.some((arg) => arg.endsWith(key)));
+    const isScriptCall = (s: Seen) => /^eval(sha)?$/i.test(s.args[0]);
+    return {
+      gate: window.filter(isScriptCall).length,
+      direct: window.filter((s) => s.source !== 'lua' && !isScriptCall(s)).map((s) => s.args[0].toLowerCase()),
+      script: window.filter((s) => s.source === 'lua').map((s) => s.args[0].toLowerCase()),
+    };
+  }
+
+  it('reads a trunk, its gateway record and an account in the gate\'s script, nowhere else', async () => {
+    const body = trunkBody();
+    const trunk = (await client.post('/v1/trunks', body)).body;
+    const reads = [
+      { key: `rm:trunk:${trunk.id}`, get: () => client.get(`/v1/trunks/${trunk.id}`), expected: { id: trunk.id, name: body.name } },
+      { key: `rm:account:${accountId}`, get: () => app.admin.get(`/v1/accounts/${accountId}`), expected: { id: accountId, name: 'Acme' } },
+    ];
+    for (const read of reads) {
+      const traffic = await commandsOn(read.key, async () => {
+        const response = await read.get();
+        expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: expect.objectContaining(read.expected) });
+      });
+      expect({ key: read.key, ...traffic }).toEqual({ key: read.key, gate: 1, direct: [], script: [expect.stringMatching(/^(get|hgetall)$/)] });
+    }
+  });
+
+  it('serves the gateway lookup from the read ahead and still scopes it to the key\'s account', async () => {
+    const body = trunkBody();
+    const sip = String(body.sip_username);
+    // The gateway key belongs to another account than the trunk: read ahead, then refused.
+    const trunk = (await client.post('/v1/trunks', body)).body;
+    const refused = await commandsOn(`rm:gateway:${sip}`, async () => expectError(await gateway.get(`/v1/gateway/trunks/${sip}`), 404, 'not_found'));
+    expect(refused).toEqual({ gate: 1, direct: [], script: ['get'] });
+    const ingestKey = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'gw', scopes: ['ingest'] });
+    const own = app.admin.withKey(ingestKey.body.key);
+    const found = await commandsOn(`rm:gateway:${sip}`, async () => {
+      const response = await own.get(`/v1/gateway/trunks/${sip}`);
+      expect(response.body).toMatchObject({ trunk_id: trunk.id, account_id: accountId, status: 'active' });
+    });
+    expect(found).toEqual({ gate: 1, direct: [], script: ['get'] });
+  });
+
+  it('shows a write acknowledged just before, and keeps every other account out', async () => {
+    const trunk = (await client.post('/v1/trunks', trunkBody())).body;
+    for (let i = 0; i < 5; i++) {
+      const name = `renamed-${i}`;
+      expect((await client.patch(`/v1/trunks/${trunk.id}`, { name })).status).toBe(200);
+      expect((await client.get(`/v1/trunks/${trunk.id}`)).body.name).toBe(name);
+    }
+    expectError(await other.get(`/v1/trunks/${trunk.id}`), 404, 'not_found');
+    expect((await client.delete(`/v1/trunks/${trunk.id}`)).status).toBe(204);
+    expectError(await client.get(`/v1/trunks/${trunk.id}`), 404, 'not_found');
+  });
+
+  it('reads nothing ahead without a key, and as_of still reads the history', async () => {
+    const trunk = (await client.post('/v1/trunks', trunkBody())).body;
+    const anonymous = await commandsOn(`rm:trunk:${trunk.id}`, async () => expectError(await app.anonymous.get(`/v1/trunks/${trunk.id}`), 401, 'missing_authentication'));
+    expect(anonymous).toEqual({ gate: 0, direct: [], script: [] });
+    const asOf = await client.get(`/v1/trunks/${trunk.id}?as_of=${encodeURIComponent(new Date().toISOString())}`);
+    expect(asOf.body).toMatchObject({ id: trunk.id });
+  });
+});
