@@ -20,7 +20,7 @@ import { requestIdOf } from './platform/http/request-id';
 import { RequestValidationPipe } from './platform/http/request-validation.pipe';
 import { RouteTable } from './platform/http/route-table';
 import { loadTlsMaterial, TlsMaterial } from './platform/http/tls-material';
-import { createRootLogger, NestPinoLogger } from './platform/logging/logging';
+import { createRootLogger, lazyRequestLogger, NestPinoLogger } from './platform/logging/logging';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OpenApiDocument } from './platform/openapi/openapi.controller';
 import { DomainError } from './shared/domain-error';
@@ -55,6 +55,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     genReqId: requestIdOf,
     requestIdHeader: false,
     loggerInstance: logger.child({ context: 'http' }),
+    childLoggerFactory: lazyRequestLogger,
     // One line per request, written by the gate's onResponse hook, instead of Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: config.tls.mode === 'proxy',

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { DestinationStream, Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import pino, { Bindings, ChildLoggerOptions, DestinationStream, Level, Logger } from 'pino';
 
 /**
  * Fields that may hold a secret, wherever they appear in a logged object: censored by pino
@@ -60,4 +61,74 @@ export class NestPinoLogger implements LoggerService {
   verbose(message: unknown, context?: string): void {
     this.logger.trace({ nest_context: context }, String(message));
   }
+}
+
+/**
+ * Fastify's per-request logger, created only when a line is written. A pino child costs its
+ * bindings' serialisation and the redaction set-up on every request; at the default level most
+ * requests write nothing through it, so the child is made on the first enabled line and then
+ * reused: every line still carries the request id.
+ */
+class LazyRequestLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly own: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  get level(): string {
+    return (this.made ?? this.parent).level;
+  }
+
+  set level(level: string) {
+    this.real().level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
+    return this.real().child(bindings, options);
+  }
+
+  bindings(): Bindings {
+    return this.real().bindings();
+  }
+
+  private write(level: Level, args: unknown[]): void {
+    if (!this.isLevelEnabled(level)) return;
+    (this.real()[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  private real(): Logger {
+    return (this.made ??= this.parent.child(this.own, this.options));
+  }
+}
+
+/** Fastify's `childLoggerFactory`: see LazyRequestLogger. */
+export function lazyRequestLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new LazyRequestLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }
