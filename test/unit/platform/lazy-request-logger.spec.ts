@@ -25,7 +25,7 @@ function capture(level: string, countChildren = true): { root: Logger; lines: ()
 describe('the per-request logger', () => {
   it('makes no pino child while nothing is written at an enabled level', () => {
     const { root, lines, children } = capture('warn');
-    const log = lazyRequestLogger(root, { request_id: 'req_1' }, {});
+    const log = lazyRequestLogger(root, { request_id: 'req_1' }, {}) as Logger;
     log.info({ a: 1 }, 'not written');
     log.debug('not written either');
     expect(log.isLevelEnabled('info')).toBe(false);
