@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { LEADER_LEASE, LeaderLease, Leadership } from '../infrastructure/cluster/leader-lease.port';
+import { LEADER_LEASE, LeaderLease, Leadership, runPeriodicallyWhileLeader } from '../infrastructure/cluster/leader-lease.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { AppLogger } from '../platform/logging/logging';
@@ -65,13 +64,8 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
    * ClickHouse queries.
    */
   onApplicationBootstrap(): void {
-    this.leadership = this.lease.runWhileLeader('alert-evaluator', async (term) => {
-      while (!term.signal.aborted && !this.stopped) {
-        await sleep(this.config.alertEvaluationIntervalMs, undefined, { signal: term.signal }).catch(() => undefined);
-        if (term.signal.aborted || this.stopped) return;
-        await this.evaluateAll().catch((error: Error) => this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'));
-      }
-    });
+    this.leadership = runPeriodicallyWhileLeader(this.lease, 'alert-evaluator', this.config.alertEvaluationIntervalMs, () => this.evaluateAll(), (error) =>
+      this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -19,13 +19,14 @@ import {
 } from '../write/webhook-endpoints/webhook-endpoint.handlers';
 import { AlertEvaluator } from './alert.evaluator';
 import { CallCompletedRecorder } from './call-completed.recorder';
+import { DeliveryRetentionSweeper } from './delivery-retention.sweeper';
 import { WebhookDeliveryWorker } from './delivery.worker';
 import { EndpointSecrets } from './endpoint-secrets';
 import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './webhook.sender';
 
 /**
  * Webhooks and latency alerts: endpoint, delivery and alert-rule aggregates, their read models
- * and routes, the delivery worker and the alert evaluator. Ingestion sees only CALL_BATCH_LISTENER.
+ * and routes, the delivery worker, the retention sweeper and the alert evaluator. Ingestion sees only CALL_BATCH_LISTENER.
  */
 @Module({
   controllers: [WebhookEndpointsWriteController, WebhookEndpointsReadController, WebhookDeliveriesWriteController, AlertRulesWriteController, AlertRulesReadController],
@@ -43,6 +44,7 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './webhook.sen
         new HttpsWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, ca: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null }),
     },
     WebhookDeliveryWorker,
+    DeliveryRetentionSweeper,
     AlertEvaluator,
     CreateWebhookEndpointHandler,
     UpdateWebhookEndpointHandler,

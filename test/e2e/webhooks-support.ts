@@ -75,3 +75,14 @@ export class WebhookReceiver {
 }
 
 export { verifyStandardWebhook } from '../unit/webhooks/standard-webhooks.verifier';
+
+/** Reads until `done` holds (every 50 ms), or fails after timeoutMs showing the last value. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

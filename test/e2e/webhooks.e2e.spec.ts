@@ -2,21 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
-import { verifyStandardWebhook, WebhookReceiver } from './webhooks-support';
+import { eventually, verifyStandardWebhook, WebhookReceiver } from './webhooks-support';
 
 /** Fast schedule: the first attempt at once, then retries 300 ms and 600 ms later (3 attempts). */
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '300,600', WEBHOOK_TIMEOUT_MS: '700', WEBHOOK_POLL_INTERVAL_MS: '50', ALERT_EVALUATION_INTERVAL_MS: '300' };
 const path = () => `/hook-${randomBytes(4).toString('hex')}`;
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('webhooks over HTTPS against a local receiver', () => {
   let app: TestApp;

@@ -46,3 +46,22 @@ export class FencedOffError extends Error {
     this.name = 'FencedOffError';
   }
 }
+
+/**
+ * A periodic job run by one instance among many: while leading, waits `intervalMs`, runs `job`
+ * (a failure is reported and the next round comes as usual), and so on until the term ends.
+ */
+export function runPeriodicallyWhileLeader(
+  lease: LeaderLease, name: string, intervalMs: number, job: () => Promise<unknown>, onError: (error: Error) => void,
+): Leadership {
+  return lease.runWhileLeader(name, async (term) => {
+    while (!term.signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, intervalMs);
+        term.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+      if (term.signal.aborted) return;
+      await job().catch(onError);
+    }
+  });
+}

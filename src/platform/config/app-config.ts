@@ -37,6 +37,8 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
   @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(3650 * 86400000) WEBHOOK_DELIVERY_RETENTION_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) WEBHOOK_RETENTION_SWEEP_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) ALERT_EVALUATION_INTERVAL_MS?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES?: number;
@@ -78,6 +80,9 @@ export interface AppConfig {
   webhookConcurrency: number;
   /** PEM file of extra CAs webhook receivers may present (a test receiver's self-signed certificate). */
   webhookCaFile: string | null;
+  /** Finished deliveries older than this leave the read models (their streams stay). */
+  webhookDeliveryRetentionMs: number;
+  webhookRetentionSweepMs: number;
   alertEvaluationIntervalMs: number;
   logLevel: string;
   bodyLimitBytes: number;
@@ -139,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookPollIntervalMs: parsed.WEBHOOK_POLL_INTERVAL_MS ?? 1000,
     webhookConcurrency: parsed.WEBHOOK_CONCURRENCY ?? 16,
     webhookCaFile: parsed.WEBHOOK_CA_FILE ? resolve(parsed.WEBHOOK_CA_FILE) : null,
+    webhookDeliveryRetentionMs: parsed.WEBHOOK_DELIVERY_RETENTION_MS ?? 30 * 86_400_000,
+    webhookRetentionSweepMs: parsed.WEBHOOK_RETENTION_SWEEP_MS ?? 3_600_000,
     alertEvaluationIntervalMs: parsed.ALERT_EVALUATION_INTERVAL_MS ?? 60_000,
     logLevel: parsed.LOG_LEVEL ?? 'info',
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES ?? 1024 * 1024,

@@ -33,7 +33,7 @@ export const webhookDeliveriesProjection: Projection = {
   },
 };
 
-const DELIVERY_EVENTS = new Set<string>(['DeliverySucceeded', 'DeliveryAttemptFailed', 'DeliveryFailed', 'DeliveryReplayRequested']);
+const DELIVERY_EVENTS = new Set<string>(['DeliverySucceeded', 'DeliveryAttemptFailed', 'DeliveryFailed', 'DeliveryReplayRequested', 'DeliveryExpired']);
 
 async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: string): Promise<WriteOp[]> {
   const id = deliveryIdOf(event.id, endpointId);
@@ -56,6 +56,7 @@ async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: s
 async function recordOutcome(view: ProjectionView, stored: StoredEvent, event: WebhookDeliveryEvent): Promise<WriteOp[]> {
   const before = await readJson<DeliveryView>(view, webhookKeys.delivery(event.data.delivery_id));
   if (!before) return [];
+  if (event.type === 'DeliveryExpired') return expire(before);
   const after = { ...evolveView(before, event), revision: stored.revision };
   const ops: WriteOp[] = [setJson(webhookKeys.delivery(after.id), after)];
   if (after.status !== before.status) {
@@ -66,6 +67,9 @@ async function recordOutcome(view: ProjectionView, stored: StoredEvent, event: W
   ops.push(after.status === 'pending' && after.next_attempt_at
     ? { op: 'zadd', key: webhookKeys.due, score: Date.parse(after.next_attempt_at), member: after.id }
     : { op: 'zrem', key: webhookKeys.due, member: after.id });
+  ops.push(after.status === 'pending'
+    ? { op: 'zrem', key: webhookKeys.finished, member: after.id }
+    : { op: 'zadd', key: webhookKeys.finished, score: Date.parse(after.updated_at), member: after.id });
   if (event.type === 'DeliverySucceeded') {
     const endpoint = await readJson<EndpointView>(view, webhookKeys.endpoint(after.endpoint_id));
     if (endpoint) ops.push(setJson(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }));
@@ -73,7 +77,19 @@ async function recordOutcome(view: ProjectionView, stored: StoredEvent, event: W
   return ops;
 }
 
-function evolveView(v: DeliveryView, event: WebhookDeliveryEvent): DeliveryView {
+/** Past the retention window: out of every list and queue, view and body gone. */
+function expire(v: DeliveryView): WriteOp[] {
+  return [
+    { op: 'del', key: webhookKeys.delivery(v.id) },
+    { op: 'del', key: webhookKeys.deliveryBody(v.id) },
+    { op: 'zrem', key: webhookKeys.deliveriesOf(v.endpoint_id), member: v.id },
+    { op: 'zrem', key: webhookKeys.deliveriesByStatus(v.endpoint_id, v.status), member: v.id },
+    { op: 'zrem', key: webhookKeys.due, member: v.id },
+    { op: 'zrem', key: webhookKeys.finished, member: v.id },
+  ];
+}
+
+function evolveView(v: DeliveryView, event: Exclude<WebhookDeliveryEvent, { type: 'DeliveryExpired' }>): DeliveryView {
   const attempted = (o: AttemptOutcome, status: DeliveryStatus, next: string | null): DeliveryView => ({
     ...v, status, attempts: v.attempts + 1, round_attempts: v.round_attempts + 1, next_attempt_at: next, last_response_status: o.response_status, last_error: o.error,
     updated_at: o.attempted_at, history: [...v.history, o].slice(-HISTORY_KEPT),

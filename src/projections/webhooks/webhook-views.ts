@@ -83,6 +83,8 @@ export const webhookKeys = {
   deliveriesByStatus: (endpointId: string, status: DeliveryStatus) => `whd-list:${endpointId}:${status}`,
   /** Pending deliveries by next attempt time (ms). */
   due: 'whd-due',
+  /** Succeeded and failed deliveries by when they finished (ms): the retention sweeper's queue. */
+  finished: 'whd-finished',
   alertRule: (id: string) => `ar:${id}`,
   alertRulePrefix: 'ar:',
   alertRulesOf: (accountId: string) => `ar-list:${accountId}`,

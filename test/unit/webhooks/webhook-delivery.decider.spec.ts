@@ -58,4 +58,28 @@ describe('webhook delivery decider', () => {
     spec.given([failedAttempt(1, 5000), failedAttempt(2, 300_000), exhausted]).when({ type: 'ReplayDelivery', data: { ref, at: AT } }).then([replayed]);
     spec.given([failedAttempt(1, 5000), failedAttempt(2, 300_000), exhausted, replayed]).when(attempt({ status: 500, error: null })).then([failedAttempt(4, 5000)]);
   });
+
+  describe('retention', () => {
+    const expire: WebhookDeliveryCommand = { type: 'ExpireDelivery', data: { ref, at: AT, finishedAt: '2026-10-01T00:00:00.000Z' } };
+    const expired: WebhookDeliveryEvent = { type: 'DeliveryExpired', data: { ...ref, expired_at: AT.toISOString(), finished_at: '2026-10-01T00:00:00.000Z' } };
+    const succeeded: WebhookDeliveryEvent = { type: 'DeliverySucceeded', data: { ...ref, ...outcome(1, 200) } };
+    const exhausted: WebhookDeliveryEvent = { type: 'DeliveryFailed', data: { ...ref, reason: 'exhausted', failed_at: AT.toISOString(), last_attempt: outcome(3, 500) } };
+
+    it('expires a succeeded or failed delivery', () => {
+      spec.given([succeeded]).when(expire).then([expired]);
+      spec.given([failedAttempt(1, 5000), failedAttempt(2, 300_000), exhausted]).when(expire).then([expired]);
+    });
+
+    it('leaves a pending delivery, one replayed since, and one already expired alone', () => {
+      spec.given([]).when(expire).then([]);
+      spec.given([failedAttempt(1, 5000)]).when(expire).then([]);
+      spec.given([exhausted, { type: 'DeliveryReplayRequested', data: { ...ref, requested_at: AT.toISOString() } }]).when(expire).then([]);
+      spec.given([succeeded, expired]).when(expire).then([]);
+    });
+
+    it('refuses to replay an expired delivery, and records no attempt on it', () => {
+      spec.given([succeeded, expired]).when({ type: 'ReplayDelivery', data: { ref, at: AT } }).thenThrows('not_found');
+      spec.given([succeeded, expired]).when(attempt({ status: 200, error: null })).then([]);
+    });
+  });
 });

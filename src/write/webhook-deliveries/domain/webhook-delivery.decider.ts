@@ -1,4 +1,5 @@
 import { Decider } from '../../../shared/decider';
+import { DomainError } from '../../../shared/domain-error';
 import { AttemptOutcome, DeliveryFailReason, DeliveryRef, WebhookDeliveryEvent } from './webhook-delivery.events';
 
 export interface AttemptResult {
@@ -10,7 +11,9 @@ export interface AttemptResult {
 export type WebhookDeliveryCommand =
   | { type: 'RecordAttempt'; data: { ref: DeliveryRef; result: AttemptResult; at: Date; retryScheduleMs: number[] } }
   | { type: 'AbandonDelivery'; data: { ref: DeliveryRef; reason: Extract<DeliveryFailReason, 'endpoint_disabled' | 'endpoint_deleted'>; at: Date } }
-  | { type: 'ReplayDelivery'; data: { ref: DeliveryRef; at: Date } };
+  | { type: 'ReplayDelivery'; data: { ref: DeliveryRef; at: Date } }
+  /** `finishedAt`: when it succeeded or failed, as the read model shows it. */
+  | { type: 'ExpireDelivery'; data: { ref: DeliveryRef; at: Date; finishedAt: string } };
 
 /**
  * A delivery exists (as a read model) before its stream does: the dispatcher projection derives
@@ -18,7 +21,7 @@ export type WebhookDeliveryCommand =
  * a pending delivery with no attempt yet.
  */
 export interface WebhookDeliveryState {
-  status: 'pending' | 'succeeded' | 'failed';
+  status: 'pending' | 'succeeded' | 'failed' | 'expired';
   /** Attempts since creation or the last replay: the position in the retry schedule. */
   attemptsInRound: number;
   attempts: number;
@@ -46,7 +49,12 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
         if (state.status !== 'pending') return [];
         return [failed(command.data.ref, command.data.reason, command.data.at, null)];
       case 'ReplayDelivery':
+        if (state.status === 'expired') throw new DomainError('not_found', `Webhook delivery ${command.data.ref.delivery_id} not found (past the retention window)`);
         return [{ type: 'DeliveryReplayRequested', data: { ...command.data.ref, requested_at: command.data.at.toISOString() } }];
+      case 'ExpireDelivery':
+        // Only finished deliveries expire: a pending one (or one replayed meanwhile) is still live.
+        if (state.status !== 'succeeded' && state.status !== 'failed') return [];
+        return [{ type: 'DeliveryExpired', data: { ...command.data.ref, expired_at: command.data.at.toISOString(), finished_at: command.data.finishedAt } }];
     }
   },
 
@@ -62,6 +70,8 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
       }
       case 'DeliveryReplayRequested':
         return { ...state, status: 'pending', attemptsInRound: 0 };
+      case 'DeliveryExpired':
+        return { ...state, status: 'expired' };
     }
   },
 };

@@ -28,4 +28,10 @@ export type DeliveryFailed = {
 /** Starts a new round of the retry schedule, the first attempt at once. */
 export type DeliveryReplayRequested = { type: 'DeliveryReplayRequested'; data: DeliveryRef & { requested_at: string } };
 
-export type WebhookDeliveryEvent = DeliverySucceeded | DeliveryAttemptFailed | DeliveryFailed | DeliveryReplayRequested;
+/**
+ * A finished delivery older than the retention window leaves the read models (its list entry,
+ * view and body); its stream keeps the whole history. Final: it can no longer be replayed.
+ */
+export type DeliveryExpired = { type: 'DeliveryExpired'; data: DeliveryRef & { expired_at: string; finished_at: string } };
+
+export type WebhookDeliveryEvent = DeliverySucceeded | DeliveryAttemptFailed | DeliveryFailed | DeliveryReplayRequested | DeliveryExpired;
