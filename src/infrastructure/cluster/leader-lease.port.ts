@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * Leadership of a named task across instances: exactly one instance at a time runs the task of a
  * given name. Adapters: Redis (a lease with fencing tokens, shared by every instance) and local
@@ -56,10 +58,8 @@ export function runPeriodicallyWhileLeader(
 ): Leadership {
   return lease.runWhileLeader(name, async (term) => {
     while (!term.signal.aborted) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, intervalMs);
-        term.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      // timers/promises removes its abort listener when the time is up: none pile up on the term.
+      await sleep(intervalMs, undefined, { signal: term.signal }).catch(() => undefined);
       if (term.signal.aborted) return;
       await job().catch(onError);
     }
