@@ -1,15 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { randomUUID } from 'node:crypto';
 import { LEADER_LEASE, LeaderLease, Leadership, runPeriodicallyWhileLeader } from '../infrastructure/cluster/leader-lease.port';
-import { EVENT_STORE, EventStore, GlobalPosition, VersionConflictError } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { AppLogger } from '../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhooks/webhook-read-models.service';
 import { DeliveryView, webhookKeys } from '../projections/webhooks/webhook-views';
 import { CLOCK, Clock } from '../shared/clock';
-import { webhookDeliveryDecider, webhookDeliveryStream } from '../write/webhook-deliveries/domain/webhook-delivery.decider';
+import { decideOnView } from './delivery-outcome';
 
 const BATCH = 200;
 
@@ -76,16 +75,7 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
 
   private async expire(view: DeliveryView): Promise<GlobalPosition | null> {
     const ref = { delivery_id: view.id, endpoint_id: view.endpoint_id, account_id: view.account_id };
-    const state = { status: view.status, attemptsInRound: view.round_attempts, attempts: view.attempts };
-    const events = webhookDeliveryDecider.decide({ type: 'ExpireDelivery', data: { ref, at: this.clock.now(), finishedAt: view.updated_at } }, state);
-    if (events.length === 0 || view.revision < 0) return null;
-    const metadata = { actor: 'system:webhooks', correlation_id: view.id };
-    try {
-      const result = await this.events.append(webhookDeliveryStream(view.id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })), view.revision);
-      return result.position;
-    } catch (error) {
-      if (error instanceof VersionConflictError) return null;
-      throw error;
-    }
+    const outcome = await decideOnView(this.events, view, { type: 'ExpireDelivery', data: { ref, at: this.clock.now(), finishedAt: view.updated_at } });
+    return outcome?.position ?? null;
   }
 }

@@ -1,16 +1,17 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.module';
-import { EVENT_STORE, EventMetadata, EventStore, VersionConflictError } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventMetadata, EventStore } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { AppLogger } from '../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhooks/webhook-read-models.service';
 import { DeliveryView, EndpointView, webhookKeys } from '../projections/webhooks/webhook-views';
 import { CLOCK, Clock } from '../shared/clock';
+import { decideOnView } from './delivery-outcome';
 import { CommandRunner } from '../write/command-runner';
-import { WebhookDeliveryCommand, webhookDeliveryDecider, WebhookDeliveryState, webhookDeliveryStream } from '../write/webhook-deliveries/domain/webhook-delivery.decider';
+import { WebhookDeliveryCommand } from '../write/webhook-deliveries/domain/webhook-delivery.decider';
 import { DeliveryRef, WebhookDeliveryEvent } from '../write/webhook-deliveries/domain/webhook-delivery.events';
 import { webhookEndpointDecider, webhookEndpointStream } from '../write/webhook-endpoints/domain/webhook-endpoint.decider';
 import { EndpointSecrets } from './endpoint-secrets';
@@ -155,26 +156,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     return (await this.cluster.redis.set(key, this.claimant, 'PX', ttlMs, 'NX')) === 'OK';
   }
 
-  /**
-   * Decides on the state the view shows and appends with the revision it shows: one event-store
-   * round trip. If the stream moved on (another worker, a replay), the append is refused and
-   * this outcome dropped: null.
-   */
+  /** The outcome, decided and appended (decideOnView); the due queue shows it before the delivery can be picked again. */
   private async record(delivery: DeliveryView, command: WebhookDeliveryCommand): Promise<WebhookDeliveryEvent[] | null> {
-    const state: WebhookDeliveryState = { status: delivery.status, attemptsInRound: delivery.round_attempts, attempts: delivery.attempts };
-    const events = webhookDeliveryDecider.decide(command, state);
-    if (events.length === 0) return events;
-    try {
-      const expected = delivery.revision < 0 ? 'no_stream' : delivery.revision;
-      const metadata = metadataOf(delivery.id);
-      const appended = await this.events.append(webhookDeliveryStream(delivery.id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })), expected);
-      // The due queue must show this outcome before the delivery can be picked again.
-      await this.readModels.waitFor(appended.position);
-      return events;
-    } catch (error) {
-      if (error instanceof VersionConflictError) return null;
-      throw error;
-    }
+    const outcome = await decideOnView(this.events, delivery, command);
+    if (outcome?.position) await this.readModels.waitFor(outcome.position);
+    return outcome?.events ?? null;
   }
 
   private async disable(endpoint: EndpointView, reason: string): Promise<void> {
