@@ -1,0 +1,121 @@
+/**
+ * The layering of the house, checked on every `npm test` (`npm run lint:deps`).
+ * Roles are folders: `write/`, `read/` and `projections/` at the top of src/ or inside a feature
+ * folder (src/webhooks/write/ is the write side of the webhooks feature), so one rule covers both.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const WRITE = '^src/(write|[a-z-]+/write)/';
+const READ = '^src/(read|[a-z-]+/read)/';
+const PROJECTIONS = '^src/(projections|[a-z-]+/projections)/';
+const FRAMEWORKS =
+  '^(@nestjs|fastify|@fastify|ioredis|pg|@electric-sql|@eventstore|@clickhouse|chdb|pino|rxjs|class-validator|class-transformer|reflect-metadata)(/|$)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A cycle means two modules cannot be understood (or initialised) apart; Nest resolves them ' +
+        'with forwardRef and a half-built provider. Move what both need to a third module.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'kernel-and-domain-import-no-framework',
+      severity: 'error',
+      comment:
+        'shared/ and every domain/ folder are pure TypeScript: deciders and their types run in a unit ' +
+        'test with no Nest, no store and no network, and survive a change of framework.',
+      from: { path: ['^src/shared/', '/domain/'] },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg'], path: FRAMEWORKS },
+    },
+    {
+      name: 'domain-imports-only-domain-and-kernel',
+      severity: 'error',
+      comment:
+        'A decider decides from the command, the state and the time it is given; it never reaches ' +
+        'a port, an adapter, a DTO or the platform.',
+      from: { path: '/domain/' },
+      to: { path: '^src/', pathNot: ['/domain/', '^src/shared/'] },
+    },
+    {
+      name: 'kernel-imports-only-kernel',
+      severity: 'error',
+      comment: 'shared/ sits under every layer, so it may import nothing above it.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'write-never-imports-read-or-projections',
+      severity: 'error',
+      comment:
+        'Commands decide from their own streams (the event store), never from a read model, which ' +
+        'lags and may be rebuilt; the write side must keep working while projections are down.',
+      from: { path: WRITE },
+      to: { path: [READ, PROJECTIONS] },
+    },
+    {
+      name: 'read-never-imports-write',
+      severity: 'error',
+      comment:
+        'Queries answer from read models only; reaching into the write side would read event ' +
+        'streams on the hot path or couple a view to a handler. Shared shapes live in contracts/.',
+      from: { path: READ },
+      to: { path: WRITE, pathNot: '/domain/' },
+    },
+    {
+      name: 'projections-never-import-handlers-or-queries',
+      severity: 'error',
+      comment:
+        'A projection is a pure function of events to read-model writes; it may know the events ' +
+        '(domain/) but never a command handler, a controller or a query.',
+      from: { path: PROJECTIONS },
+      to: { path: [WRITE, READ], pathNot: '/domain/' },
+    },
+    {
+      name: 'projections-never-cause-side-effects',
+      severity: 'error',
+      comment:
+        'Projections are replayed (rebuilds, restarts, takeovers): one that sent webhooks or fired ' +
+        'alerts would send them again. Side effects are feature modules that listen instead.',
+      from: { path: PROJECTIONS },
+      to: { path: ['^src/webhooks/(delivery|alerts|calls)/', '^src/ingestion/'] },
+    },
+    {
+      name: 'infrastructure-never-imports-platform',
+      severity: 'error',
+      comment:
+        'Adapters receive their configuration as plain values; importing platform/ (config, HTTP, ' +
+        'auth) would tie a store client to the web app and to process.env.',
+      from: { path: '^src/infrastructure/' },
+      to: { path: '^src/platform/' },
+    },
+    {
+      name: 'infrastructure-never-imports-features',
+      severity: 'error',
+      comment:
+        'Adapters implement ports; they know no command, query, projection or feature. A port a ' +
+        'feature needs lives with the feature, its adapter beside it.',
+      from: { path: '^src/infrastructure/' },
+      to: { path: [WRITE, READ, PROJECTIONS, '^src/webhooks/', '^src/ingestion/', '^src/rate-limiting/'] },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A file nothing imports is dead code or a forgotten entry point.',
+      from: {
+        orphan: true,
+        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/cli/', '^src/tools/', 'chdb-worker\\.entry\\.ts$'],
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
