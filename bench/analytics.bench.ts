@@ -25,13 +25,30 @@ import { getUntilOk } from './support/probe';
  */
 const DAY_MS = 86_400_000;
 const PAGE_RUNS = 10;
-const APP_VARIABLES = ['ADMIN_API_KEY', 'APP_ENV', 'CLICKHOUSE_URL', 'EVENT_STORE_URL', 'EVENT_STORE_SCHEMA', 'REDIS_URL', 'REDIS_NAMESPACE',
-  'TLS_MODE', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'PORT', 'HOST', 'MASTER_KEY'];
+const APP_VARIABLES = [
+  'ADMIN_API_KEY',
+  'APP_ENV',
+  'CLICKHOUSE_URL',
+  'EVENT_STORE_URL',
+  'EVENT_STORE_SCHEMA',
+  'REDIS_URL',
+  'REDIS_NAMESPACE',
+  'TLS_MODE',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'PORT',
+  'HOST',
+  'MASTER_KEY',
+];
 
 async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<AnalyticsReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-analytics-bench-'));
   cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
-  const app = await AnalyticsAppChild.start(join(__dirname, 'support', 'analytics-app-server.js'), appEnvironment(dataDir), cleanups);
+  const app = await AnalyticsAppChild.start(
+    join(__dirname, 'support', 'analytics-app-server.js'),
+    appEnvironment(dataDir),
+    cleanups,
+  );
   const { accountId, accountKey, cert, port } = app.ready;
   const origin = `https://127.0.0.1:${port}`;
   await getUntilOk(`${origin}/v1/calls?limit=1`, cert, { authorization: `Bearer ${accountKey}` });
@@ -40,12 +57,25 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   const from = new Date(to.getTime() - options.days * DAY_MS);
   progress(`loading ${options.calls.toLocaleString('en-US')} calls into chDB`);
   const loaded = await app.call<'load', LoadResult>('load', {
-    accountId, calls: options.calls, trunks: options.trunks, seed: options.seed, fromMs: from.getTime(), toMs: to.getTime(),
-    batchRows: options.batchRows, shortSipTrace: options.shortSipTrace,
+    accountId,
+    calls: options.calls,
+    trunks: options.trunks,
+    seed: options.seed,
+    fromMs: from.getTime(),
+    toMs: to.getTime(),
+    batchRows: options.batchRows,
+    shortSipTrace: options.shortSipTrace,
   });
   progress(`loaded in ${(loaded.ms / 1000).toFixed(1)} s; waiting for background merges`);
   const settled = await app.call<'settle', SettleResult>('settle', { timeoutMs: options.settleSeconds * 1000 });
-  const load: AppLoadFigures = { ...loaded, batchRows: options.batchRows, shortSipTrace: options.shortSipTrace, settleMs: settled.ms, settled: settled.settled, parts: settled.parts };
+  const load: AppLoadFigures = {
+    ...loaded,
+    batchRows: options.batchRows,
+    shortSipTrace: options.shortSipTrace,
+    settleMs: settled.ms,
+    settled: settled.settled,
+    parts: settled.parts,
+  };
 
   const loadBeforeMeasuring = loadavg()[0];
   const series: Series[] = [];
@@ -58,14 +88,32 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   }
   for (const hourly of [true, false]) {
     progress(`raw rows in chDB, ${granularity(hourly)}`);
-    const timed = await app.call<'raw', TimedRuns>('raw', { accountId, fromMs: from.getTime(), toMs: to.getTime() + 1, hourly, warmup: 1, runs: options.rawRuns });
+    const timed = await app.call<'raw', TimedRuns>('raw', {
+      accountId,
+      fromMs: from.getTime(),
+      toMs: to.getTime() + 1,
+      hourly,
+      warmup: 1,
+      runs: options.rawRuns,
+    });
     series.push(named('raw', hourly, `same engine, raw rows (call_records FINAL), ${granularity(hourly)}`, timed));
   }
-  progress(`GET /v1/calls: walking ${Math.min(options.walkPages, options.pages)} pages by next_cursor, then page ${options.pages}`);
-  const pages = await measurePages(api, { pageSize: options.pageSize, pages: options.pages, walkPages: options.walkPages }, PAGE_RUNS);
+  progress(
+    `GET /v1/calls: walking ${Math.min(options.walkPages, options.pages)} pages by next_cursor, then page ${options.pages}`,
+  );
+  const pages = await measurePages(
+    api,
+    { pageSize: options.pageSize, pages: options.pages, walkPages: options.walkPages },
+    PAGE_RUNS,
+  );
   await api.close();
   progress('statement breakdown in chDB');
-  const statements = await app.call<'breakdown', StatementTime[]>('breakdown', { accountId, fromMs: from.getTime(), toMs: to.getTime() + 1, runs: 5 });
+  const statements = await app.call<'breakdown', StatementTime[]>('breakdown', {
+    accountId,
+    fromMs: from.getTime(),
+    toMs: to.getTime() + 1,
+    runs: 5,
+  });
 
   let exported: ExportResult | null = null;
   const csvPath = join(dataDir, 'call_records.csv');
@@ -77,15 +125,32 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   await app.stop();
   const postgres = options.postgres ? await postgresSeries(options, cleanups, { csvPath, accountId, from, to }) : null;
   if (postgres) series.push(...postgres.series);
-  if (exported && postgres && exported.rows !== postgres.load.rows) throw new Error(`PostgreSQL holds ${postgres.load.rows} rows, chDB exported ${exported.rows}`);
+  if (exported && postgres && exported.rows !== postgres.load.rows)
+    throw new Error(`PostgreSQL holds ${postgres.load.rows} rows, chDB exported ${exported.rows}`);
   return {
-    machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, memoryGb: totalmem() / 2 ** 30, node: process.version, chdb: app.ready.chdbVersion,
-      loadAverage: { beforeMeasuring: loadBeforeMeasuring, atEnd: loadavg()[0] } },
-    load, exportMs: exported?.ms ?? 0, postgresLoad: postgres?.load ?? null, postgresSettings: postgres?.load.settings ?? null, series, pages, statements,
+    machine: {
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: cpus().length,
+      memoryGb: totalmem() / 2 ** 30,
+      node: process.version,
+      chdb: app.ready.chdbVersion,
+      loadAverage: { beforeMeasuring: loadBeforeMeasuring, atEnd: loadavg()[0] },
+    },
+    load,
+    exportMs: exported?.ms ?? 0,
+    postgresLoad: postgres?.load ?? null,
+    postgresSettings: postgres?.load.settings ?? null,
+    series,
+    pages,
+    statements,
   };
 }
 
-async function postgresSeries(options: AnalyticsBenchOptions, cleanups: Cleanups, data: { csvPath: string; accountId: string; from: Date; to: Date }) {
+async function postgresSeries(
+  options: AnalyticsBenchOptions,
+  cleanups: Cleanups,
+  data: { csvPath: string; accountId: string; from: Date; to: Date },
+) {
   const schema = `bench_analytics_${randomBytes(6).toString('hex')}`;
   cleanups.add(`drop schema ${schema}`, () => dropSchema(options.databaseUrl, schema));
   progress(`PostgreSQL: loading schema ${schema}`);
@@ -95,8 +160,15 @@ async function postgresSeries(options: AnalyticsBenchOptions, cleanups: Cleanups
   for (const hourly of [true, false]) {
     progress(`PostgreSQL overview, ${granularity(hourly)}`);
     const timed = await timePostgresOverview({
-      url: options.databaseUrl, schema, accountId: data.accountId, from: data.from, to: new Date(data.to.getTime() + 1), hourly,
-      warmup: 1, runs: options.pgRuns, workMem: options.pgWorkMem,
+      url: options.databaseUrl,
+      schema,
+      accountId: data.accountId,
+      from: data.from,
+      to: new Date(data.to.getTime() + 1),
+      hourly,
+      warmup: 1,
+      runs: options.pgRuns,
+      workMem: options.pgWorkMem,
     });
     series.push(named('postgres', hourly, `PostgreSQL (percentile_cont), ${granularity(hourly)}`, timed));
   }
@@ -106,14 +178,28 @@ async function postgresSeries(options: AnalyticsBenchOptions, cleanups: Cleanups
 const granularity = (hourly: boolean) => (hourly ? 'hourly' : 'daily');
 
 function named(source: Series['source'], hourly: boolean, label: string, timed: TimedRuns): Series {
-  return { source, granularity: hourly ? 'hourly' : 'daily', label, samplesMs: timed.samplesMs, headline: timed.headline };
+  return {
+    source,
+    granularity: hourly ? 'hourly' : 'daily',
+    label,
+    samplesMs: timed.samplesMs,
+    headline: timed.headline,
+  };
 }
 
 /** Embedded everything on the temp data directory: nothing from the caller's environment leaks in. */
 function appEnvironment(dataDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of APP_VARIABLES) delete env[name];
-  return { ...env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' };
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 runBench({

@@ -35,24 +35,42 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
   };
   const body = await getUntilOk(appTarget.url, appTarget.ca, appTarget.headers);
 
-  const spec: BareServerSpec = { cert: app.ready.cert, key: app.ready.key, route: options.path.replace(/\{(\w+)\}/g, ':$1'), body };
+  const spec: BareServerSpec = {
+    cert: app.ready.cert,
+    key: app.ready.key,
+    route: options.path.replace(/\{(\w+)\}/g, ':$1'),
+    body,
+  };
   const bare = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
     env: { ...process.env, NODE_ENV: 'production', [BARE_SPEC_ENV]: JSON.stringify(spec) },
   });
-  const bareTarget: LoadTarget = { url: `https://127.0.0.1:${bare.ready.port}${path}`, ca: app.ready.cert, headers: appTarget.headers, cpuMicros: bare.cpuMicros };
+  const bareTarget: LoadTarget = {
+    url: `https://127.0.0.1:${bare.ready.port}${path}`,
+    ca: app.ready.cert,
+    headers: appTarget.headers,
+    cpuMicros: bare.cpuMicros,
+  };
   const bareBody = await getUntilOk(bareTarget.url, bareTarget.ca, {});
-  if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body)) throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
+  if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body))
+    throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
 
   // The floor: the bare server plus the app's Redis round trips (same keys, same adapters).
   const readModels = `${app.namespace}rm:`;
   const hops: BareServerSpec['redis'] = {
-    url: options.redisUrl, namespace: app.namespace, readKey: readModels + accountKeys.account(app.ready.ids.account_id),
+    url: options.redisUrl,
+    namespace: app.namespace,
+    readKey: readModels + accountKeys.account(app.ready.ids.account_id),
     credentialKey: options.key === 'admin' ? null : readModels + apiKeyKeys.byHash(hashApiKey(app.ready.accountKey)),
   };
   const floor = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
     env: { ...process.env, NODE_ENV: 'production', [BARE_SPEC_ENV]: JSON.stringify({ ...spec, redis: hops }) },
   });
-  const floorTarget: LoadTarget = { url: `https://127.0.0.1:${floor.ready.port}${path}`, ca: app.ready.cert, headers: appTarget.headers, cpuMicros: floor.cpuMicros };
+  const floorTarget: LoadTarget = {
+    url: `https://127.0.0.1:${floor.ready.port}${path}`,
+    ca: app.ready.cert,
+    headers: appTarget.headers,
+    cpuMicros: floor.cpuMicros,
+  };
   await getUntilOk(floorTarget.url, floorTarget.ca, {});
 
   const settings = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
@@ -80,7 +98,14 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
   const [bareMedian, floorMedian, appMedian] = [medianOf(bareRuns), medianOf(floorRuns), medianOf(appRuns)];
   return {
     machine,
-    settings: { path: options.path, key: options.key, ...settings, rounds: options.rounds, logLevel: LOG_LEVEL, bodyBytes: Buffer.byteLength(body) },
+    settings: {
+      path: options.path,
+      key: options.key,
+      ...settings,
+      rounds: options.rounds,
+      logLevel: LOG_LEVEL,
+      bodyBytes: Buffer.byteLength(body),
+    },
     bare: { median: bareMedian, runs: bareRuns },
     floor: { median: floorMedian, runs: floorRuns },
     app: { median: appMedian, runs: appRuns },
@@ -93,11 +118,13 @@ async function run(options: BenchOptions, cleanups: Cleanups): Promise<BenchRepo
 function fillPath(template: string, ids: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
-    if (id === undefined) throw new Error(`--path: no {${name}} provisioned (known: ${Object.keys(ids).join(', ')}); add it in bench/support/app-server.ts`);
+    if (id === undefined)
+      throw new Error(
+        `--path: no {${name}} provisioned (known: ${Object.keys(ids).join(', ')}); add it in bench/support/app-server.ts`,
+      );
     return encodeURIComponent(id);
   });
 }
-
 
 runBench({
   parse: parseBenchOptions,

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createEventStore } from '../src/infrastructure/event-store/event-store.factory';
-import { type EventStore, type ExpectedVersion, VersionConflictError } from '../src/infrastructure/event-store/event-store.port';
+import {
+  type EventStore,
+  type ExpectedVersion,
+  VersionConflictError,
+} from '../src/infrastructure/event-store/event-store.port';
 
 export interface AppendBenchOptions {
   url: string;
@@ -62,7 +66,12 @@ async function writer(store: EventStore, name: string, index: number, deadline: 
   const known = new Map<string, ExpectedVersion>();
   for (let i = 0; process.hrtime.bigint() < deadline; i += 1) {
     const stream = i % 2 === 0 ? `trunk-${name}` : `account-shared-${(index + i) % SHARED_STREAMS}`;
-    const event = { id: randomUUID(), type: 'SipPasswordRotated', data: payload(i), metadata: { actor: `key_${index}`, correlation_id: randomUUID() } };
+    const event = {
+      id: randomUUID(),
+      type: 'SipPasswordRotated',
+      data: payload(i),
+      metadata: { actor: `key_${index}`, correlation_id: randomUUID() },
+    };
     for (;;) {
       const expected = known.get(stream) ?? 'no_stream';
       const started = process.hrtime.bigint();
@@ -110,7 +119,9 @@ function summarise(tally: Tally, seconds: number): AppendBenchResult {
  * Same-run baseline: the same writers committing one plain single-row INSERT each. The store
  * cannot beat it (both are bound by commit/WAL flush); the gap is the store's own cost.
  */
-export async function benchBaselineInserts(options: AppendBenchOptions): Promise<{ commitsPerSecond: number; p50Ms: number; p99Ms: number }> {
+export async function benchBaselineInserts(
+  options: AppendBenchOptions,
+): Promise<{ commitsPerSecond: number; p50Ms: number; p99Ms: number }> {
   const table = `bench_baseline_${randomBytes(6).toString('hex')}`;
   const pool = new Pool({ connectionString: options.url, max: options.writers });
   await pool.query(`CREATE TABLE "${table}" (id bigserial PRIMARY KEY, body jsonb NOT NULL)`);
@@ -143,7 +154,9 @@ if (require.main === module) {
     const options = { url, writers: 16, seconds };
     const baseline = await benchBaselineInserts(options);
     const store = await benchEventStoreAppends(options);
-    console.log(JSON.stringify({ writers: 16, seconds, baselinePlainInsert: baseline, eventStoreAppends: store }, null, 2));
+    console.log(
+      JSON.stringify({ writers: 16, seconds, baselinePlainInsert: baseline, eventStoreAppends: store }, null, 2),
+    );
   })().catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;

@@ -22,7 +22,15 @@ const USAGE = `usage: npm run bench:soak -- [--minutes N] [--rate R] [--json]
 env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (redis://127.0.0.1:6379)`;
 
 function parse(argv: string[]): SoakOptions {
-  const { values } = parseArgs({ args: argv, options: { minutes: { type: 'string' }, rate: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      minutes: { type: 'string' },
+      rate: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
@@ -53,7 +61,10 @@ runBench<SoakOptions, SoakReport>({
     const app = await startSoakApp(options.databaseUrl, options.redisUrl, cleanups);
     const agent = new Agent({ connect: { ca: app.ready.cert }, connections: 64 });
     cleanups.add('close the HTTP agent', () => agent.close());
-    const traffic = new SoakTraffic(agent, `https://127.0.0.1:${app.ready.port}`, { account: app.ready.accountKey, ingest: app.ready.ingestKey });
+    const traffic = new SoakTraffic(agent, `https://127.0.0.1:${app.ready.port}`, {
+      account: app.ready.accountKey,
+      ingest: app.ready.ingestKey,
+    });
     await traffic.setup();
     progress(`soaking at ${options.rate} requests/s for ${options.minutes} min`);
     const figures = await runSoakLoad(traffic, options.rate, options.minutes, () => app.stats());

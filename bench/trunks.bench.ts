@@ -32,7 +32,12 @@ async function run(options: TrunksBenchOptions, cleanups: Cleanups): Promise<Tru
   const app = await startPlatformApp(options, cleanups, { PROVIDER_VALIDATION: 'format' });
   const treeCpu = processTreeCpu('app-server.js');
   const origin = `https://127.0.0.1:${app.ready.port}`;
-  const appTarget = (path: string): LoadTarget => ({ url: `${origin}${path}`, ca: app.ready.cert, headers: { authorization: `Bearer ${app.ready.accountKey}` }, cpuMicros: treeCpu ?? app.cpuMicros });
+  const appTarget = (path: string): LoadTarget => ({
+    url: `${origin}${path}`,
+    ca: app.ready.cert,
+    headers: { authorization: `Bearer ${app.ready.accountKey}` },
+    cpuMicros: treeCpu ?? app.cpuMicros,
+  });
   // The key reaches the Redis read model through the projections a moment after it is issued.
   await getUntilOk(appTarget(LIST_PATH).url, app.ready.cert, appTarget(LIST_PATH).headers);
   const writes = await measureWriteRuns(appTarget(''), options, randomBytes(6).toString('hex'));
@@ -46,14 +51,29 @@ async function run(options: TrunksBenchOptions, cleanups: Cleanups): Promise<Tru
   return {
     machine: { ...machine, loadAverageAtEnd: Math.round(loadavg()[0] * 100) / 100 },
     settings: {
-      writers: options.writers, seconds: options.seconds, warmupSeconds: options.warmupSeconds, patchTrunks: writes.patchTrunks, trunks: options.trunks,
-      seedConnections: options.seedConnections, connections: options.connections, rounds: options.rounds, logLevel: LOG_LEVEL, listPath: LIST_PATH, listBodyBytes: list.bodyBytes,
-      appCpu: treeCpu ? 'app process and its descendants (the chDB engine), from /proc' : 'app process only (process.cpuUsage): the chDB engine process is not counted',
+      writers: options.writers,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      patchTrunks: writes.patchTrunks,
+      trunks: options.trunks,
+      seedConnections: options.seedConnections,
+      connections: options.connections,
+      rounds: options.rounds,
+      logLevel: LOG_LEVEL,
+      listPath: LIST_PATH,
+      listBodyBytes: list.bodyBytes,
+      appCpu: treeCpu
+        ? 'app process and its descendants (the chDB engine), from /proc'
+        : 'app process only (process.cpuUsage): the chDB engine process is not counted',
     },
     post: writes.post,
     patch: writes.patch,
     seed,
-    list: { bare: list.bare, app: list.app, ratio: list.app.median.requestsPerSecond / list.bare.median.requestsPerSecond },
+    list: {
+      bare: list.bare,
+      app: list.app,
+      ratio: list.app.median.requestsPerSecond / list.bare.median.requestsPerSecond,
+    },
   };
 }
 
@@ -74,7 +94,12 @@ async function measureWriteRuns(target: LoadTarget, options: TrunksBenchOptions,
 }
 
 /** The harness's bare server serving the app's own list page; alternating rounds, as api.bench.ts does. */
-async function measureList(appTarget: LoadTarget, tls: { cert: string; key: string }, options: TrunksBenchOptions, cleanups: Cleanups) {
+async function measureList(
+  appTarget: LoadTarget,
+  tls: { cert: string; key: string },
+  options: TrunksBenchOptions,
+  cleanups: Cleanups,
+) {
   const body = await getUntilOk(appTarget.url, appTarget.ca, appTarget.headers);
   const spec: BareServerSpec = { cert: tls.cert, key: tls.key, route: new URL(appTarget.url).pathname, body };
   const bare = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
@@ -82,9 +107,15 @@ async function measureList(appTarget: LoadTarget, tls: { cert: string; key: stri
   });
   const bareUrl = new URL(appTarget.url);
   bareUrl.port = String(bare.ready.port);
-  const bareTarget: LoadTarget = { url: bareUrl.href, ca: tls.cert, headers: appTarget.headers, cpuMicros: bare.cpuMicros };
+  const bareTarget: LoadTarget = {
+    url: bareUrl.href,
+    ca: tls.cert,
+    headers: appTarget.headers,
+    cpuMicros: bare.cpuMicros,
+  };
   const bareBody = await getUntilOk(bareTarget.url, bareTarget.ca, {});
-  if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body)) throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
+  if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body))
+    throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
 
   const settings = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
   const bareRuns: LoadRun[] = [];
@@ -96,9 +127,12 @@ async function measureList(appTarget: LoadTarget, tls: { cert: string; key: stri
     progress(`GET round ${round}/${options.rounds}: app  ${appRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
   }
   await bare.stop();
-  return { bodyBytes: Buffer.byteLength(body), bare: { median: medianOf(bareRuns), runs: bareRuns }, app: { median: medianOf(appRuns), runs: appRuns } };
+  return {
+    bodyBytes: Buffer.byteLength(body),
+    bare: { median: medianOf(bareRuns), runs: bareRuns },
+    app: { median: medianOf(appRuns), runs: appRuns },
+  };
 }
-
 
 runBench({
   parse: parseTrunksBenchOptions,

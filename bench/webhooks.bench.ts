@@ -25,8 +25,19 @@ import { BenchReceiver } from './support/webhooks-receiver';
  *   4. with the endpoint, the worker delivering while ingestion goes on;
  *   5. without again (endpoint disabled), so that drift of the machine shows.
  */
-interface Options { records: number; batch: number; senders: number; concurrency: number; json: boolean }
-interface Drain { count: number; calls: number; seconds: number; perSecond: number }
+interface Options {
+  records: number;
+  batch: number;
+  senders: number;
+  concurrency: number;
+  json: boolean;
+}
+interface Drain {
+  count: number;
+  calls: number;
+  seconds: number;
+  perSecond: number;
+}
 interface Report {
   settings: Options & { callsPerEvent: number };
   without: SendFigures[];
@@ -39,13 +50,31 @@ interface Report {
 }
 
 function parse(argv: string[]): Options {
-  const { values } = parseArgs({ args: argv, options: { records: { type: 'string' }, batch: { type: 'string' }, senders: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      records: { type: 'string' },
+      batch: { type: 'string' },
+      senders: { type: 'string' },
+      concurrency: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
   if (values.help) {
-    process.stdout.write('usage: node dist/bench/webhooks.bench.js [--records N (20000 per phase)] [--batch N (1000)] [--senders N (4)] [--concurrency N (32): WEBHOOK_CONCURRENCY] [--json]\n');
+    process.stdout.write(
+      'usage: node dist/bench/webhooks.bench.js [--records N (20000 per phase)] [--batch N (1000)] [--senders N (4)] [--concurrency N (32): WEBHOOK_CONCURRENCY] [--json]\n',
+    );
     process.exit(0);
   }
   const int = (v: string | undefined, d: number) => (v === undefined ? d : Math.max(1, Number.parseInt(v, 10) || d));
-  return { records: int(values.records, 20_000), batch: int(values.batch, 1000), senders: int(values.senders, 4), concurrency: int(values.concurrency, 32), json: !!values.json };
+  return {
+    records: int(values.records, 20_000),
+    batch: int(values.batch, 1000),
+    senders: int(values.senders, 4),
+    concurrency: int(values.concurrency, 32),
+    json: !!values.json,
+  };
 }
 
 async function run(options: Options, cleanups: Cleanups): Promise<Report> {
@@ -55,28 +84,62 @@ async function run(options: Options, cleanups: Cleanups): Promise<Report> {
   await receiver.start(join(dir, 'receiver'));
   cleanups.add('stop the receiver', () => receiver.stop());
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'app'), MASTER_KEY: randomBytes(32).toString('base64'),
-    PROVIDER_VALIDATION: 'format', RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CA_FILE: receiver.caFile,
-    WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_CONCURRENCY: String(options.concurrency),
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dir, 'app'),
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    PROVIDER_VALIDATION: 'format',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_CA_FILE: receiver.caFile,
+    WEBHOOK_POLL_INTERVAL_MS: '20',
+    WEBHOOK_CONCURRENCY: String(options.concurrency),
   };
-  const app = await WebhooksChild.start<WebhooksAppReady>(join(__dirname, 'support', 'webhooks-app-server.js'), env, cleanups);
+  const app = await WebhooksChild.start<WebhooksAppReady>(
+    join(__dirname, 'support', 'webhooks-app-server.js'),
+    env,
+    cleanups,
+  );
   const origin = `https://127.0.0.1:${app.ready.port}`;
   const target = { origin, ca: app.ready.cert, key: app.ready.ingestKey };
   const toMs = Date.now();
-  const spec: RecordSpec = { seed: 42, fromMs: toMs - 7 * 86_400_000, toMs, trunks: app.ready.trunks, accountId: app.ready.accountId };
+  const spec: RecordSpec = {
+    seed: 42,
+    fromMs: toMs - 7 * 86_400_000,
+    toMs,
+    trunks: app.ready.trunks,
+    accountId: app.ready.accountId,
+  };
   const bodies = (phase: number, count = options.records) =>
-    [...ndjsonBatches(recordsOf(spec, phase * options.records, count), options.batch)].map((b): NdjsonBody => ({ body: Buffer.from(b.body), count: b.count }));
+    [...ndjsonBatches(recordsOf(spec, phase * options.records, count), options.batch)].map((b): NdjsonBody => ({
+      body: Buffer.from(b.body),
+      count: b.count,
+    }));
   const deliveriesOf = (list: NdjsonBody[]) => list.reduce((sum, b) => sum + Math.ceil(b.count / CALLS_PER_EVENT), 0);
   const agent = new Agent({ connect: { ca: app.ready.cert } });
   cleanups.add('close the API client', () => agent.close());
   const api = (method: 'POST' | 'PATCH', path: string, body: object) =>
-    request(`${origin}${path}`, { method, headers: { authorization: `Bearer ${app.ready.fullKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: agent })
-      .then(async (r) => ({ status: r.statusCode, body: (await r.body.json()) as { id: string } }));
-  const ingest = (label: string, list: NdjsonBody[]) => (progress(`${label}: ${list.reduce((n, b) => n + b.count, 0)} records`), sendAll(target, list, options.senders));
+    request(`${origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${app.ready.fullKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      dispatcher: agent,
+    }).then(async (r) => ({ status: r.statusCode, body: (await r.body.json()) as { id: string } }));
+  const ingest = (label: string, list: NdjsonBody[]) => (
+    progress(`${label}: ${list.reduce((n, b) => n + b.count, 0)} records`),
+    sendAll(target, list, options.senders)
+  );
 
   await ingest('warm-up', bodies(10, 5000));
   const before = await ingest('1. without a call.completed endpoint', bodies(0));
-  const endpoint = await api('POST', '/v1/webhook-endpoints', { url: `${receiver.origin}/bench`, event_types: ['call.completed'] });
+  const endpoint = await api('POST', '/v1/webhook-endpoints', {
+    url: `${receiver.origin}/bench`,
+    event_types: ['call.completed'],
+  });
   if (endpoint.status !== 201) throw new Error(`endpoint: HTTP ${endpoint.status}`);
 
   await app.control('webhooks-pause');
@@ -100,13 +163,19 @@ async function run(options: Options, cleanups: Cleanups): Promise<Report> {
   await app.stop();
   const baseline = (rate(before) + rate(after)) / 2;
   return {
-    settings: { ...options, callsPerEvent: CALLS_PER_EVENT }, without: [before, after], withPaused, withDelivering,
-    ratioPaused: rate(withPaused) / baseline, ratioDelivering: rate(withDelivering) / baseline, drain, alongside,
+    settings: { ...options, callsPerEvent: CALLS_PER_EVENT },
+    without: [before, after],
+    withPaused,
+    withDelivering,
+    ratioPaused: rate(withPaused) / baseline,
+    ratioDelivering: rate(withDelivering) / baseline,
+    drain,
+    alongside,
   };
 }
 
 async function until(done: () => boolean): Promise<void> {
-  for (const started = Date.now(); !done(); ) {
+  for (const started = Date.now(); !done();) {
     if (Date.now() - started > 600_000) throw new Error('deliveries did not all arrive within 10 minutes');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -120,8 +189,10 @@ function drainOf(r: BenchReceiver): Drain {
 const rate = (f: SendFigures) => f.records / f.seconds;
 
 function format(r: Report): string {
-  const drain = (d: Drain) => `${d.count} deliveries (${d.calls} calls) in ${d.seconds.toFixed(2)} s = ${d.perSecond.toFixed(0)} deliveries/s (${(d.calls / d.seconds).toFixed(0)} calls/s)`;
-  const row = (label: string, f: SendFigures) => `| ${label} | ${rate(f).toFixed(0)} | ${f.p50Ms.toFixed(1)} | ${f.p99Ms.toFixed(1)} |`;
+  const drain = (d: Drain) =>
+    `${d.count} deliveries (${d.calls} calls) in ${d.seconds.toFixed(2)} s = ${d.perSecond.toFixed(0)} deliveries/s (${(d.calls / d.seconds).toFixed(0)} calls/s)`;
+  const row = (label: string, f: SendFigures) =>
+    `| ${label} | ${rate(f).toFixed(0)} | ${f.p50Ms.toFixed(1)} | ${f.p99Ms.toFixed(1)} |`;
   return [
     `Webhooks bench: ${r.settings.records} records per phase, ${r.settings.batch} per request, ${r.settings.senders} senders, WEBHOOK_CONCURRENCY=${r.settings.concurrency}, ${r.settings.callsPerEvent} calls per call.completed event`,
     '',

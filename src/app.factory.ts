@@ -13,7 +13,13 @@ import { ReadModels } from './projections/read-models.service';
 import { AppConfig } from './platform/config/app-config';
 import { answerClientError } from './platform/http/client-error';
 import { answerFrameworkError } from './platform/http/framework-errors';
-import { createTlsServer, FrontDoor, HTTPS_REQUIRED_MESSAGE, RequestHandler, slowClientOptions } from './platform/http/front-door';
+import {
+  createTlsServer,
+  FrontDoor,
+  HTTPS_REQUIRED_MESSAGE,
+  RequestHandler,
+  slowClientOptions,
+} from './platform/http/front-door';
 import { registerJsonParser } from './platform/http/json-body.parser';
 import { MAX_INGEST_BYTES, registerNdjsonParser } from './ingestion/ndjson.parser';
 import { requestIdOf } from './platform/http/request-id';
@@ -79,7 +85,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.get(OpenApiDocument).document = buildOpenApiDocument(app);
 
   const front = tls ? new FrontDoor(server as unknown as import('node:https').Server, config.headersTimeoutMs) : null;
-  const port = front ? await front.listen(config.port, config.host) : await listenPlain(server as unknown as Server, config);
+  const port = front
+    ? await front.listen(config.port, config.host)
+    : await listenPlain(server as unknown as Server, config);
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
     app,
@@ -111,7 +119,8 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
     // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.
     fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('X-Request-Id', request.id);
-      if (request.headers['x-forwarded-proto'] !== 'https') throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
+      if (request.headers['x-forwarded-proto'] !== 'https')
+        throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
     });
   }
   const gate = app.get(RequestGate);

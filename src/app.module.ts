@@ -62,7 +62,11 @@ export class AppModule {
     const configModule: DynamicModule = {
       module: class ConfigModule {},
       global: true,
-      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: CLOCK, useValue: systemClock }, { provide: AppLogger, useValue: new AppLogger(options.logger) }],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: systemClock },
+        { provide: AppLogger, useValue: new AppLogger(options.logger) },
+      ],
       exports: [APP_CONFIG, CLOCK, AppLogger],
     };
     return {
@@ -105,7 +109,8 @@ export class AppModule {
         {
           provide: CALL_RECORD_WRITER,
           inject: [CLICKHOUSE, CLUSTER],
-          useFactory: (clickhouse: ClickHouseExecutor, cluster: ClusterServices | null) => new CallRecordWriter(clickhouse, sharedWriterOptions(clickhouse, cluster)),
+          useFactory: (clickhouse: ClickHouseExecutor, cluster: ClusterServices | null) =>
+            new CallRecordWriter(clickhouse, sharedWriterOptions(clickhouse, cluster)),
         },
         CallIngestion,
         IngestionLifecycle,

@@ -14,10 +14,17 @@ async function main(): Promise<void> {
   }
   const running = await createApp(config);
   const lines = [`Trunkline is listening on ${running.baseUrl}`];
-  if (running.tls?.selfSigned) lines.push(`  TLS: self-signed certificate ${running.tls.certPath} (curl --cacert it, or -k)`);
-  if (config.providerValidation === 'format') lines.push('  Provider keys: checked for format only (PROVIDER_VALIDATION=format)');
+  if (running.tls?.selfSigned)
+    lines.push(`  TLS: self-signed certificate ${running.tls.certPath} (curl --cacert it, or -k)`);
+  if (config.providerValidation === 'format')
+    lines.push('  Provider keys: checked for format only (PROVIDER_VALIDATION=format)');
   if (running.generatedAdminKey) {
-    lines.push('', '  Admin API key (shown once, keep it safe; only its hash is stored):', `    ${running.generatedAdminKey}`, '');
+    lines.push(
+      '',
+      '  Admin API key (shown once, keep it safe; only its hash is stored):',
+      `    ${running.generatedAdminKey}`,
+      '',
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 

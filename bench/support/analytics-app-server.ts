@@ -25,12 +25,22 @@ async function main(): Promise<void> {
   const bus = running.app.get(CommandBus);
   const metadata = { actor: 'bench', correlation_id: 'analytics-bench-setup' };
   const account = await bus.execute(new CreateAccount('Analytics Bench Account', metadata));
-  const key = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'analytics bench key', scopes: ['full'], expiresAt: null }, metadata));
+  const key = await bus.execute(
+    new IssueApiKey(
+      { accountId: account.id, name: 'analytics bench key', scopes: ['full'], expiresAt: null },
+      metadata,
+    ),
+  );
   const clickhouse = running.app.get<symbol, ClickHouseExecutor>(CLICKHOUSE);
   serveBenchCalls(clickhouse);
   const [{ version }] = await clickhouse.query<{ version: string }>('SELECT version() AS version');
   const ready: AnalyticsAppReady = {
-    type: 'ready', port: running.port, cert: running.tls.cert, accountId: account.id, accountKey: key.key, chdbVersion: version,
+    type: 'ready',
+    port: running.port,
+    cert: running.tls.cert,
+    accountId: account.id,
+    accountKey: key.key,
+    chdbVersion: version,
   };
   process.send?.(ready);
 }
@@ -41,18 +51,29 @@ function serveBenchCalls(clickhouse: ClickHouseExecutor): void {
     if (message?.type !== 'bench-call') return;
     run(clickhouse, message, progress).then(
       (value) => process.send?.({ type: 'bench-answer', id: message.id, ok: true, value } satisfies BenchAnswer),
-      (error: unknown) => process.send?.({ type: 'bench-answer', id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies BenchAnswer),
+      (error: unknown) =>
+        process.send?.({
+          type: 'bench-answer',
+          id: message.id,
+          ok: false,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        } satisfies BenchAnswer),
     );
   });
 }
 
 function run(clickhouse: ClickHouseExecutor, call: BenchCall, progress: (message: string) => void): Promise<unknown> {
   switch (call.op) {
-    case 'load': return loadCalls(clickhouse, call.args, progress);
-    case 'settle': return settle(clickhouse, call.args.timeoutMs);
-    case 'raw': return timeRawOverview(clickhouse, call.args);
-    case 'breakdown': return breakdown(clickhouse, call.args);
-    case 'export': return exportCsv(clickhouse, call.args.path, call.args.accountId);
+    case 'load':
+      return loadCalls(clickhouse, call.args, progress);
+    case 'settle':
+      return settle(clickhouse, call.args.timeoutMs);
+    case 'raw':
+      return timeRawOverview(clickhouse, call.args);
+    case 'breakdown':
+      return breakdown(clickhouse, call.args);
+    case 'export':
+      return exportCsv(clickhouse, call.args.path, call.args.accountId);
   }
 }
 

@@ -1,5 +1,11 @@
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { aggregateRange, aggregatesSql, latencySql, rawSql, TRUNK_DIMENSION_SQL } from '../../src/read/analytics/analytics.sql';
+import {
+  aggregateRange,
+  aggregatesSql,
+  latencySql,
+  rawSql,
+  TRUNK_DIMENSION_SQL,
+} from '../../src/read/analytics/analytics.sql';
 import type { BreakdownRequest, StatementTime } from './analytics-messages';
 import { percentileOf, timeSequential } from './analytics-stats';
 
@@ -21,24 +27,57 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
   const time = async (label: string, sql: string, params: QueryParams) => {
     // A statement that outlasts the engine's timeout is reported as such; the others still run.
     const samples = await timeSequential(1, r.runs, () => clickhouse.query(sql, params)).catch((error: Error) => error);
-    if (samples instanceof Error) out.push({ label: `${label}: FAILED (${samples.message.slice(0, 120)})`, p50Ms: NaN, p95Ms: NaN });
+    if (samples instanceof Error)
+      out.push({ label: `${label}: FAILED (${samples.message.slice(0, 120)})`, p50Ms: NaN, p95Ms: NaN });
     else out.push({ label, p50Ms: percentileOf(samples, 50), p95Ms: percentileOf(samples, 95) });
   };
   const edges = { ...account, from1_ms: from, to1_ms: wholeFrom, from2_ms: wholeTo, to2_ms: to };
   const all = { ...aggregates, ...edges };
   await time('overview: latency histogram rows (daily + edge hours + raw edges), GROUP BY bin', latencySql(false), all);
-  await time('overview: aggregates (daily + edge hours), whole range, per trunk and hourly bucket', aggregatesSql(true, false), all);
-  await time('overview: aggregates (daily + edge hours), whole range, per trunk and daily bucket', aggregatesSql(false, false), all);
-  await time('overview: raw edges, whole range, per trunk and bucket (sign-weighted, no FINAL)', rawSql(true, false), all);
+  await time(
+    'overview: aggregates (daily + edge hours), whole range, per trunk and hourly bucket',
+    aggregatesSql(true, false),
+    all,
+  );
+  await time(
+    'overview: aggregates (daily + edge hours), whole range, per trunk and daily bucket',
+    aggregatesSql(false, false),
+    all,
+  );
+  await time(
+    'overview: raw edges, whole range, per trunk and bucket (sign-weighted, no FINAL)',
+    rawSql(true, false),
+    all,
+  );
   await time('overview: trunk_dimension names', TRUNK_DIMENSION_SQL, account);
-  await time('calls: page 1 rows (FINAL, ORDER BY start_time DESC LIMIT 101)', LIST_PAGE, { ...account, limit: 101, offset: 0 });
+  await time('calls: page 1 rows (FINAL, ORDER BY start_time DESC LIMIT 101)', LIST_PAGE, {
+    ...account,
+    limit: 101,
+    offset: 0,
+  });
   await time('calls: page 1 rows without FINAL', LIST_PAGE.replace('FINAL', ''), { ...account, limit: 101, offset: 0 });
-  await time('calls: total, count() FROM call_records FINAL (every page)', 'SELECT count() AS total FROM call_records FINAL WHERE account_id = {account:String}', account);
-  await time('calls: total as sum(sign) without FINAL (same number)', 'SELECT sum(sign) AS total FROM call_records WHERE account_id = {account:String}', account);
-  const parts = await clickhouse.query<{ rows: number }>("SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()");
+  await time(
+    'calls: total, count() FROM call_records FINAL (every page)',
+    'SELECT count() AS total FROM call_records FINAL WHERE account_id = {account:String}',
+    account,
+  );
+  await time(
+    'calls: total as sum(sign) without FINAL (same number)',
+    'SELECT sum(sign) AS total FROM call_records WHERE account_id = {account:String}',
+    account,
+  );
+  const parts = await clickhouse.query<{ rows: number }>(
+    "SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()",
+  );
   await clickhouse.command('OPTIMIZE TABLE call_stats_hourly FINAL SETTINGS max_execution_time = 0');
-  const merged = await clickhouse.query<{ rows: number }>("SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()");
-  await time(`overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`, aggregatesSql(true, false), all);
+  const merged = await clickhouse.query<{ rows: number }>(
+    "SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()",
+  );
+  await time(
+    `overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`,
+    aggregatesSql(true, false),
+    all,
+  );
   return out;
 }
 

@@ -30,7 +30,8 @@ export class AnalyticsAppChild {
       else waiter?.reject(new Error(`app child: ${message.error}`));
     });
     child.once('exit', (code, signal) => {
-      for (const waiter of this.waiting.values()) waiter.reject(new Error(`app child exited (code ${code}, signal ${signal})`));
+      for (const waiter of this.waiting.values())
+        waiter.reject(new Error(`app child exited (code ${code}, signal ${signal})`));
       this.waiting.clear();
     });
   }
@@ -62,12 +63,17 @@ export class AnalyticsAppChild {
 
 function waitForReady(child: ChildProcess, script: string): Promise<AnalyticsAppReady> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => settle(new Error(`${script}: not ready after ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => settle(new Error(`${script}: not ready after ${READY_TIMEOUT_MS} ms`)),
+      READY_TIMEOUT_MS,
+    );
     const onMessage = (message: { type?: string }) => {
       if (message?.type === 'ready') settle(null, message as AnalyticsAppReady);
-      else if (message?.type === 'failed') settle(new Error(`${script} failed to start:\n${(message as ChildFailed).message}`));
+      else if (message?.type === 'failed')
+        settle(new Error(`${script} failed to start:\n${(message as ChildFailed).message}`));
     };
-    const onExit = (code: number | null, signal: string | null) => settle(new Error(`${script} exited before it was ready (code ${code}, signal ${signal})`));
+    const onExit = (code: number | null, signal: string | null) =>
+      settle(new Error(`${script} exited before it was ready (code ${code}, signal ${signal})`));
     function settle(error: Error | null, ready?: AnalyticsAppReady): void {
       clearTimeout(timer);
       child.off('message', onMessage).off('exit', onExit);

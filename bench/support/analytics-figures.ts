@@ -22,7 +22,14 @@ export interface Series {
 }
 
 export interface AnalyticsReport {
-  machine: { cpu: string; cores: number; memoryGb: number; node: string; chdb: string; loadAverage: { beforeMeasuring: number; atEnd: number } };
+  machine: {
+    cpu: string;
+    cores: number;
+    memoryGb: number;
+    node: string;
+    chdb: string;
+    loadAverage: { beforeMeasuring: number; atEnd: number };
+  };
   load: AppLoadFigures;
   exportMs: number;
   postgresLoad: { rows: number; copyMs: number; indexMs: number; analyzeMs: number; tableBytes: number } | null;

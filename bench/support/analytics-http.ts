@@ -8,12 +8,26 @@ import { timeSequential } from './analytics-stats';
 export class ApiClient {
   private readonly agent: Agent;
 
-  constructor(private readonly origin: string, ca: string, private readonly key: string) {
-    this.agent = new Agent({ connect: { ca }, connections: 1, keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000, headersTimeout: 120_000, bodyTimeout: 120_000 });
+  constructor(
+    private readonly origin: string,
+    ca: string,
+    private readonly key: string,
+  ) {
+    this.agent = new Agent({
+      connect: { ca },
+      connections: 1,
+      keepAliveTimeout: 600_000,
+      keepAliveMaxTimeout: 600_000,
+      headersTimeout: 120_000,
+      bodyTimeout: 120_000,
+    });
   }
 
   async get<T>(path: string): Promise<T> {
-    const response = await request(`${this.origin}${path}`, { dispatcher: this.agent, headers: { authorization: `Bearer ${this.key}` } });
+    const response = await request(`${this.origin}${path}`, {
+      dispatcher: this.agent,
+      headers: { authorization: `Bearer ${this.key}` },
+    });
     const text = await response.body.text();
     if (response.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
     return JSON.parse(text) as T;
@@ -36,11 +50,20 @@ interface Overview {
 }
 
 export function overviewPath(start: Date, end: Date, hourly: boolean): string {
-  const query = new URLSearchParams({ start_date: start.toISOString(), end_date: end.toISOString(), granularity: hourly ? 'hourly' : 'daily' });
+  const query = new URLSearchParams({
+    start_date: start.toISOString(),
+    end_date: end.toISOString(),
+    granularity: hourly ? 'hourly' : 'daily',
+  });
   return `/v1/analytics/overview?${query}`;
 }
 
-export async function timeOverview(api: ApiClient, path: string, warmup: number, runs: number): Promise<{ samplesMs: number[]; headline: Headline }> {
+export async function timeOverview(
+  api: ApiClient,
+  path: string,
+  warmup: number,
+  runs: number,
+): Promise<{ samplesMs: number[]; headline: Headline }> {
   let last: Overview | null = null;
   const samplesMs = await timeSequential(warmup, runs, async () => {
     last = await api.get<Overview>(path);
@@ -49,8 +72,12 @@ export async function timeOverview(api: ApiClient, path: string, warmup: number,
   return {
     samplesMs,
     headline: {
-      totalCalls: o.summary.total_calls, connectedCalls: o.summary.connected_calls, p95: o.performance.p95_latency_ms, p99: o.performance.p99_latency_ms,
-      trunks: o.by_trunk.length, buckets: o.timeseries.length,
+      totalCalls: o.summary.total_calls,
+      connectedCalls: o.summary.connected_calls,
+      p95: o.performance.p95_latency_ms,
+      p99: o.performance.p99_latency_ms,
+      trunks: o.by_trunk.length,
+      buckets: o.timeseries.length,
     },
   };
 }
@@ -84,7 +111,11 @@ export interface PageCosts {
  * same cursor next_cursor would carry (encodeCursor of that row), so a short walk still measures
  * the deep page.
  */
-export async function measurePages(api: ApiClient, sizes: { pageSize: number; pages: number; walkPages: number }, runs: number): Promise<PageCosts> {
+export async function measurePages(
+  api: ApiClient,
+  sizes: { pageSize: number; pages: number; walkPages: number },
+  runs: number,
+): Promise<PageCosts> {
   const { pageSize, pages } = sizes;
   const first = `/v1/calls?limit=${pageSize}`;
   const walkMs: number[] = [];
@@ -102,7 +133,10 @@ export async function measurePages(api: ApiClient, sizes: { pageSize: number; pa
   if (walkTo < pages - 1) {
     const before = await api.get<CallPage>(`${first}&offset=${(pages - 2) * pageSize}`);
     const last = before.calls[before.calls.length - 1];
-    cursor = encodeCursor({ startMs: Date.parse(last.start_time), callId: last.id }, filterFingerprint({} as ListCallsQueryDto));
+    cursor = encodeCursor(
+      { startMs: Date.parse(last.start_time), callId: last.id },
+      filterFingerprint({} as ListCallsQueryDto),
+    );
   }
   const cursorPath = pages === 1 ? first : `${first}&cursor=${encodeURIComponent(cursor!)}`;
   const offsetPath = `${first}&offset=${(pages - 1) * pageSize}`;
@@ -112,11 +146,18 @@ export async function measurePages(api: ApiClient, sizes: { pageSize: number; pa
   const offsetPage = await api.get<CallPage>(offsetPath).catch((error: Error) => error);
   const offsetFailed = offsetPage instanceof Error ? offsetPage.message.slice(0, 160) : undefined;
   return {
-    pageSize, pages, total: cursorPage.pagination.total, walkMs, cursorFrom: walkTo < pages - 1 ? 'offset' : 'walk',
+    pageSize,
+    pages,
+    total: cursorPage.pagination.total,
+    walkMs,
+    cursorFrom: walkTo < pages - 1 ? 'offset' : 'walk',
     page1Ms: await timeSequential(1, runs, () => api.get(first)),
     cursorPageMs: await timeSequential(1, runs, () => api.get(cursorPath)),
     offsetPageMs: offsetPage instanceof Error ? [] : await timeSequential(1, runs, () => api.get(offsetPath)),
     offsetFailed,
-    sameRows: !(offsetPage instanceof Error) && cursorPage.calls.length > 0 && cursorPage.calls.map((c) => c.id).join() === offsetPage.calls.map((c) => c.id).join(),
+    sameRows:
+      !(offsetPage instanceof Error) &&
+      cursorPage.calls.length > 0 &&
+      cursorPage.calls.map((c) => c.id).join() === offsetPage.calls.map((c) => c.id).join(),
   };
 }

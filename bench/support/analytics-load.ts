@@ -29,15 +29,26 @@ function enrich(r: CallRecordInput, accountId: string, provider: string, shortSi
   const end = r.end_time === undefined ? null : new Date(r.end_time);
   const trace = r.sip_trace ?? null;
   return {
-    id: r.id, trunk_id: r.trunk_id, direction: r.direction, from: r.from, to: r.to, status: r.status,
-    start_time: start, end_time: end,
+    id: r.id,
+    trunk_id: r.trunk_id,
+    direction: r.direction,
+    from: r.from,
+    to: r.to,
+    status: r.status,
+    start_time: start,
+    end_time: end,
     duration_seconds: r.duration_seconds ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0),
-    carrier_lag_ms: r.carrier_lag_ms ?? null, ai_latency_ms: r.ai_latency_ms ?? null, gateway_processing_ms: r.gateway_processing_ms ?? null,
-    packet_loss_percent: r.packet_loss_percent ?? null, jitter_ms: r.jitter_ms ?? null,
-    codec_used: r.codec_used ?? null, disconnect_reason: r.disconnect_reason ?? null,
+    carrier_lag_ms: r.carrier_lag_ms ?? null,
+    ai_latency_ms: r.ai_latency_ms ?? null,
+    gateway_processing_ms: r.gateway_processing_ms ?? null,
+    packet_loss_percent: r.packet_loss_percent ?? null,
+    jitter_ms: r.jitter_ms ?? null,
+    codec_used: r.codec_used ?? null,
+    disconnect_reason: r.disconnect_reason ?? null,
     turns: r.turns ?? [],
     sip_trace: trace !== null && shortSipTrace ? trace.slice(0, Math.max(0, trace.indexOf('\n'))) : trace,
-    account_id: accountId, provider,
+    account_id: accountId,
+    provider,
   };
 }
 
@@ -46,7 +57,11 @@ function enrich(r: CallRecordInput, accountId: string, provider: string, shortSi
  * strictly increasing version from Date.now() µs), one INSERT per batch. The next batch is built
  * while the engine's thread inserts the previous one, so both cores work.
  */
-export async function loadCalls(clickhouse: ClickHouseExecutor, spec: LoadSpec, progress: (message: string) => void): Promise<LoadResult> {
+export async function loadCalls(
+  clickhouse: ClickHouseExecutor,
+  spec: LoadSpec,
+  progress: (message: string) => void,
+): Promise<LoadResult> {
   const trunks = benchTrunks(spec.trunks);
   const batches = new RowBatches(spec, trunks);
   const started = performance.now();
@@ -55,16 +70,25 @@ export async function loadCalls(clickhouse: ClickHouseExecutor, spec: LoadSpec, 
   let lastReport = started;
   for (let rows = batches.next(); rows.length > 0; rows = batches.next()) {
     if (inFlight) await inFlight;
-    inFlight = clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]).then(() => void (inserted += rows.length));
+    inFlight = clickhouse
+      .insert('call_records', rows as unknown as Record<string, unknown>[])
+      .then(() => void (inserted += rows.length));
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
-      progress(`load: ${batches.built.toLocaleString('en-US')}/${spec.calls.toLocaleString('en-US')} rows built, ${((lastReport - started) / 1000).toFixed(0)} s`);
+      progress(
+        `load: ${batches.built.toLocaleString('en-US')}/${spec.calls.toLocaleString('en-US')} rows built, ${((lastReport - started) / 1000).toFixed(0)} s`,
+      );
     }
   }
   if (inFlight) await inFlight;
   await insertTrunkDimension(clickhouse, spec.accountId, trunks);
   const jsonBytes = batches.sampled === 0 ? 0 : (batches.sampledBytes / batches.sampled) * inserted;
-  return { rows: inserted, ms: performance.now() - started, jsonBytes, avgSipTraceBytes: inserted === 0 ? 0 : batches.traceBytes / inserted };
+  return {
+    rows: inserted,
+    ms: performance.now() - started,
+    jsonBytes,
+    avgSipTraceBytes: inserted === 0 ? 0 : batches.traceBytes / inserted,
+  };
 }
 
 /** Rows of call_records, `batchRows` at a time, with sizes sampled for the report. */
@@ -77,10 +101,17 @@ class RowBatches {
   private readonly records: Iterator<CallRecordInput>;
   private readonly providers: Map<string, string>;
 
-  constructor(private readonly spec: LoadSpec, trunks: BenchTrunk[]) {
+  constructor(
+    private readonly spec: LoadSpec,
+    trunks: BenchTrunk[],
+  ) {
     this.providers = new Map(trunks.map((t) => [t.id, t.provider]));
     const generated = generateCalls({
-      count: spec.calls, trunkIds: trunks.map((t) => t.id), from: new Date(spec.fromMs), to: new Date(spec.toMs), seed: spec.seed,
+      count: spec.calls,
+      trunkIds: trunks.map((t) => t.id),
+      from: new Date(spec.fromMs),
+      to: new Date(spec.toMs),
+      seed: spec.seed,
     });
     this.records = generated[Symbol.iterator]();
   }
@@ -93,7 +124,12 @@ class RowBatches {
       if (next.done) break;
       // As CallRecordWriter.nextVersion: strictly increasing, from the clock in microseconds.
       this.version = Math.max(this.version + 1, Date.now() * 1000);
-      const record = enrich(next.value, this.spec.accountId, this.providers.get(next.value.trunk_id)!, this.spec.shortSipTrace);
+      const record = enrich(
+        next.value,
+        this.spec.accountId,
+        this.providers.get(next.value.trunk_id)!,
+        this.spec.shortSipTrace,
+      );
       const row = rowOf(record, this.version, now);
       rows.push(row);
       this.traceBytes += row.sip_trace.length;
@@ -106,7 +142,18 @@ class RowBatches {
   }
 }
 
-async function insertTrunkDimension(clickhouse: ClickHouseExecutor, accountId: string, trunks: BenchTrunk[]): Promise<void> {
-  const rows = trunks.map((t) => ({ account_id: accountId, trunk_id: t.id, name: t.name, provider: t.provider, deleted: 0, version: 1 }));
+async function insertTrunkDimension(
+  clickhouse: ClickHouseExecutor,
+  accountId: string,
+  trunks: BenchTrunk[],
+): Promise<void> {
+  const rows = trunks.map((t) => ({
+    account_id: accountId,
+    trunk_id: t.id,
+    name: t.name,
+    provider: t.provider,
+    deleted: 0,
+    version: 1,
+  }));
   await clickhouse.insert('trunk_dimension', rows);
 }

@@ -43,12 +43,30 @@ const USAGE = `usage: node dist/bench/analytics.bench.js [options]
 env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres)`;
 
 export function parseAnalyticsOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): AnalyticsBenchOptions {
-  const names = ['calls', 'days', 'trunks', 'seed', 'batch', 'warmup', 'runs', 'raw-runs', 'pg-runs', 'pages', 'walk-pages', 'page-size', 'settle', 'pg-work-mem'];
+  const names = [
+    'calls',
+    'days',
+    'trunks',
+    'seed',
+    'batch',
+    'warmup',
+    'runs',
+    'raw-runs',
+    'pg-runs',
+    'pages',
+    'walk-pages',
+    'page-size',
+    'settle',
+    'pg-work-mem',
+  ];
   const { values } = parseArgs({
     args: argv,
     options: {
       ...Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
-      'short-sip-trace': { type: 'boolean' }, 'no-postgres': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      'short-sip-trace': { type: 'boolean' },
+      'no-postgres': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -56,15 +74,28 @@ export function parseAnalyticsOptions(argv: string[], env: NodeJS.ProcessEnv = p
     process.exit(0);
   }
   const text = values as Record<string, string | boolean | undefined>;
-  const int = (name: string, fallback: number, min = 1) => integer(name, text[name] as string | undefined, fallback, min);
+  const int = (name: string, fallback: number, min = 1) =>
+    integer(name, text[name] as string | undefined, fallback, min);
   const workMem = (text['pg-work-mem'] as string | undefined) ?? '256MB';
   if (!/^\d+(kB|MB|GB)$/.test(workMem)) throw new Error('--pg-work-mem must look like 256MB');
   return {
-    calls: int('calls', 10_000_000), days: int('days', 30), trunks: int('trunks', 50), seed: int('seed', 42, 0), batchRows: int('batch', 50_000),
+    calls: int('calls', 10_000_000),
+    days: int('days', 30),
+    trunks: int('trunks', 50),
+    seed: int('seed', 42, 0),
+    batchRows: int('batch', 50_000),
     shortSipTrace: values['short-sip-trace'] === true,
-    warmup: int('warmup', 5, 0), runs: int('runs', 50), rawRuns: int('raw-runs', 10), pgRuns: int('pg-runs', 5),
-    pages: int('pages', 1000), walkPages: int('walk-pages', int('pages', 1000)), pageSize: int('page-size', 100), settleSeconds: int('settle', 600, 0),
-    postgres: values['no-postgres'] !== true, pgWorkMem: workMem, json: values.json === true,
+    warmup: int('warmup', 5, 0),
+    runs: int('runs', 50),
+    rawRuns: int('raw-runs', 10),
+    pgRuns: int('pg-runs', 5),
+    pages: int('pages', 1000),
+    walkPages: int('walk-pages', int('pages', 1000)),
+    pageSize: int('page-size', 100),
+    settleSeconds: int('settle', 600, 0),
+    postgres: values['no-postgres'] !== true,
+    pgWorkMem: workMem,
+    json: values.json === true,
     databaseUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };
 }

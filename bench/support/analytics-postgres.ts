@@ -25,7 +25,10 @@ export async function loadPostgres(url: string, schema: string, csvPath: string)
     await client.query(`CREATE SCHEMA "${schema}"`);
     await client.query(pgCreateTable(schema));
     const copyStarted = performance.now();
-    await psql(url, `\\copy "${schema}".call_records (${PG_COLUMNS.join(', ')}) FROM '${csvPath.replace(/'/g, "''")}' WITH (FORMAT csv, NULL '\\N')`);
+    await psql(
+      url,
+      `\\copy "${schema}".call_records (${PG_COLUMNS.join(', ')}) FROM '${csvPath.replace(/'/g, "''")}' WITH (FORMAT csv, NULL '\\N')`,
+    );
     const copyMs = performance.now() - copyStarted;
     const indexStarted = performance.now();
     await client.query(pgCreateIndex(schema));
@@ -34,8 +37,16 @@ export async function loadPostgres(url: string, schema: string, csvPath: string)
     await client.query(`VACUUM ANALYZE "${schema}".call_records`);
     const analyzeMs = performance.now() - analyzeStarted;
     const { rows } = await client.query<{ rows: string; bytes: string }>(
-      `SELECT count(*) AS rows, pg_total_relation_size('"${schema}".call_records') AS bytes FROM "${schema}".call_records`);
-    return { rows: Number(rows[0].rows), copyMs, indexMs, analyzeMs, tableBytes: Number(rows[0].bytes), settings: await settingsOf(client) };
+      `SELECT count(*) AS rows, pg_total_relation_size('"${schema}".call_records') AS bytes FROM "${schema}".call_records`,
+    );
+    return {
+      rows: Number(rows[0].rows),
+      copyMs,
+      indexMs,
+      analyzeMs,
+      tableBytes: Number(rows[0].bytes),
+      settings: await settingsOf(client),
+    };
   } finally {
     await client.end();
   }
@@ -44,17 +55,23 @@ export async function loadPostgres(url: string, schema: string, csvPath: string)
 async function settingsOf(client: Client): Promise<Record<string, string>> {
   const names = ['server_version', 'shared_buffers', 'work_mem', 'max_parallel_workers_per_gather', 'jit'];
   const { rows } = await client.query<{ name: string; setting: string }>(
-    'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1)', [names]);
+    'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1)',
+    [names],
+  );
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
 
 function psql(url: string, command: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited with ${code}: ${stderr.trim()}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`psql exited with ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 
@@ -79,12 +96,22 @@ export async function timePostgresOverview(r: PostgresRequest): Promise<TimedRun
     const params = [r.accountId, r.from, r.to];
     let headline: Headline | null = null;
     const samplesMs = await timeSequential(r.warmup, r.runs, async () => {
-      const totals = await client.query<{ calls: string; connected: string; p95: number; p99: number }>(pgTotals(r.schema), params);
+      const totals = await client.query<{ calls: string; connected: string; p95: number; p99: number }>(
+        pgTotals(r.schema),
+        params,
+      );
       await client.query(pgCodecs(r.schema), params);
       const groups = await client.query<{ all_trunks: number }>(pgGroups(r.schema, r.hourly), params);
       const trunks = groups.rows.filter((g) => Number(g.all_trunks) === 0).length;
       const t = totals.rows[0];
-      headline = { totalCalls: Number(t.calls), connectedCalls: Number(t.connected), p95: Number(t.p95), p99: Number(t.p99), trunks, buckets: groups.rows.length - trunks };
+      headline = {
+        totalCalls: Number(t.calls),
+        connectedCalls: Number(t.connected),
+        p95: Number(t.p95),
+        p99: Number(t.p99),
+        trunks,
+        buckets: groups.rows.length - trunks,
+      };
     });
     return { samplesMs, headline: headline! };
   } finally {

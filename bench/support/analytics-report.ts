@@ -7,7 +7,8 @@ import type { AnalyticsReport, Series } from './analytics-figures';
 export const APP_P95_TARGET_MS = 150;
 export const POSTGRES_RATIO_TARGET = 10;
 
-const n = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const n = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mb = (bytes: number) => `${n(bytes / 1e6)} MB`;
 const ms = (value: number) => n(value, 1);
 
@@ -18,9 +19,13 @@ export function formatAnalyticsReport(r: AnalyticsReport, options: AnalyticsBenc
       ` ${r.postgresSettings ? `PostgreSQL ${r.postgresSettings.server_version} (shared_buffers ${r.postgresSettings.shared_buffers}, session work_mem ${options.pgWorkMem}, max_parallel_workers_per_gather ${r.postgresSettings.max_parallel_workers_per_gather}, jit ${r.postgresSettings.jit})` : 'PostgreSQL skipped'}`,
     `1-minute load average: ${n(r.machine.loadAverage.beforeMeasuring, 2)} before the measurements, ${n(r.machine.loadAverage.atEnd, 2)} at the end (other work on the machine skews the figures)`,
     loadLine(r.load),
-    ...(r.postgresLoad ? [`PostgreSQL load: ${n(r.postgresLoad.rows)} rows (all columns but turns and sip_trace), \\copy ${ms(r.postgresLoad.copyMs / 1000)} s,` +
-      ` index (account_id, start_time) ${ms(r.postgresLoad.indexMs / 1000)} s, VACUUM ANALYZE ${ms(r.postgresLoad.analyzeMs / 1000)} s; ${mb(r.postgresLoad.tableBytes)} with index` +
-      `; CSV exported from chDB in ${ms(r.exportMs / 1000)} s`] : []),
+    ...(r.postgresLoad
+      ? [
+          `PostgreSQL load: ${n(r.postgresLoad.rows)} rows (all columns but turns and sip_trace), \\copy ${ms(r.postgresLoad.copyMs / 1000)} s,` +
+            ` index (account_id, start_time) ${ms(r.postgresLoad.indexMs / 1000)} s, VACUUM ANALYZE ${ms(r.postgresLoad.analyzeMs / 1000)} s; ${mb(r.postgresLoad.tableBytes)} with index` +
+            `; CSV exported from chDB in ${ms(r.exportMs / 1000)} s`,
+        ]
+      : []),
     '',
     ...seriesTable(r.series),
     '',
@@ -29,19 +34,23 @@ export function formatAnalyticsReport(r: AnalyticsReport, options: AnalyticsBenc
     '',
     ...pageLines(r),
     '',
-    'where the time goes: each statement alone through the app\'s chDB executor, 5 runs after 1 warm-up',
+    "where the time goes: each statement alone through the app's chDB executor, 5 runs after 1 warm-up",
     ...r.statements.map((st) => `  ${st.label}: p50 ${ms(st.p50Ms)} ms, p95 ${ms(st.p95Ms)} ms`),
   ];
   return `${out.join('\n')}\n`;
 }
 
 function loadLine(load: AppLoadFigures): string {
-  const parts = load.parts.map((p) => `${p.table} ${p.parts} parts, ${n(p.rows)} rows, ${mb(p.bytesOnDisk)}`).join('; ');
+  const parts = load.parts
+    .map((p) => `${p.table} ${p.parts} parts, ${n(p.rows)} rows, ${mb(p.bytesOnDisk)}`)
+    .join('; ');
   const trace = load.shortSipTrace
     ? `sip_trace SHORTENED to its first line (avg ${n(load.avgSipTraceBytes)} B) to keep the load short; analytics and list queries do not read it`
     : `sip_trace full (avg ${n(load.avgSipTraceBytes)} B)`;
-  return `load into chDB: ${n(load.rows)} rows in ${ms(load.ms / 1000)} s (${n(load.rows / (load.ms / 1000))} rows/s, ~${mb(load.jsonBytes)} JSONEachRow, batches of ${n(load.batchRows)}; ${trace});` +
-    ` background merges ${load.settled ? 'settled' : 'STILL RUNNING'} after ${ms(load.settleMs / 1000)} s: ${parts}`;
+  return (
+    `load into chDB: ${n(load.rows)} rows in ${ms(load.ms / 1000)} s (${n(load.rows / (load.ms / 1000))} rows/s, ~${mb(load.jsonBytes)} JSONEachRow, batches of ${n(load.batchRows)}; ${trace});` +
+    ` background merges ${load.settled ? 'settled' : 'STILL RUNNING'} after ${ms(load.settleMs / 1000)} s: ${parts}`
+  );
 }
 
 function seriesTable(series: Series[]): string[] {
@@ -51,7 +60,8 @@ function seriesTable(series: Series[]): string[] {
     rows.push([s.label, String(sum.runs), ms(sum.p50), ms(sum.p95), ms(sum.min), ms(sum.max)]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)];
 }
 
@@ -64,7 +74,8 @@ function verdicts(r: AnalyticsReport): string[] {
     const p95ok = app.p95 <= APP_P95_TARGET_MS ? 'meets' : 'MISSES';
     let text = `${granularity}: app p95 ${ms(app.p95)} ms (target <= ${APP_P95_TARGET_MS} ms: ${p95ok}); raw rows / app ${ratio(raw, app)}`;
     if (r.series.some((s) => s.source === 'postgres')) {
-      const pgOk = pg.p50 / app.p50 >= POSTGRES_RATIO_TARGET && pg.p95 / app.p95 >= POSTGRES_RATIO_TARGET ? 'meets' : 'MISSES';
+      const pgOk =
+        pg.p50 / app.p50 >= POSTGRES_RATIO_TARGET && pg.p95 / app.p95 >= POSTGRES_RATIO_TARGET ? 'meets' : 'MISSES';
       text += `; PostgreSQL / app ${ratio(pg, app)} (target >= ${POSTGRES_RATIO_TARGET}x: ${pgOk})`;
     }
     lines.push(text);
@@ -72,17 +83,23 @@ function verdicts(r: AnalyticsReport): string[] {
   return lines;
 }
 
-const ratio = (slow: Summary, fast: Summary) => `${n(slow.p50 / fast.p50, 1)}x at p50, ${n(slow.p95 / fast.p95, 1)}x at p95`;
+const ratio = (slow: Summary, fast: Summary) =>
+  `${n(slow.p50 / fast.p50, 1)}x at p50, ${n(slow.p95 / fast.p95, 1)}x at p95`;
 
 function summaryOf(r: AnalyticsReport, source: Series['source'], granularity: Series['granularity']): Summary {
   const series = r.series.find((s) => s.source === source && s.granularity === granularity);
-  return series ? summarize(series.samplesMs) : { runs: 0, p50: Number.NaN, p95: Number.NaN, min: Number.NaN, max: Number.NaN };
+  return series
+    ? summarize(series.samplesMs)
+    : { runs: 0, p50: Number.NaN, p95: Number.NaN, min: Number.NaN, max: Number.NaN };
 }
 
 function agreement(r: AnalyticsReport): string[] {
   const daily = r.series.filter((s) => s.granularity === 'daily');
   const show = (pick: (h: Headline) => number) => daily.map((s) => `${s.source} ${n(pick(s.headline))}`).join(', ');
-  const hourly = r.series.filter((s) => s.granularity === 'hourly').map((s) => `${s.source} ${s.headline.buckets}`).join(', ');
+  const hourly = r.series
+    .filter((s) => s.granularity === 'hourly')
+    .map((s) => `${s.source} ${s.headline.buckets}`)
+    .join(', ');
   return [
     `agreement (daily): total_calls ${show((h) => h.totalCalls)}; connected ${show((h) => h.connectedCalls)};` +
       ` p95 latency ms ${show((h) => h.p95)}; p99 ${show((h) => h.p99)}; trunks ${show((h) => h.trunks)}; daily buckets with calls ${show((h) => h.buckets)}; hourly ${hourly}`,
@@ -98,7 +115,7 @@ function pageLines(r: AnalyticsReport): string[] {
   return [
     `GET /v1/calls?limit=${p.pageSize} (${n(p.total)} calls), ${first.runs} runs each after the walk:`,
     `  page 1: p50 ${ms(first.p50)} ms, p95 ${ms(first.p95)} ms`,
-    `  page ${n(p.pages)} by cursor (${p.cursorFrom === 'walk' ? 'the walk\'s next_cursor' : 'cursor of the last row of page ' + n(p.pages - 1) + ', read by offset'}): p50 ${ms(cursor.p50)} ms, p95 ${ms(cursor.p95)} ms (${n(cursor.p50 / first.p50, 2)}x page 1 at p50)`,
+    `  page ${n(p.pages)} by cursor (${p.cursorFrom === 'walk' ? "the walk's next_cursor" : 'cursor of the last row of page ' + n(p.pages - 1) + ', read by offset'}): p50 ${ms(cursor.p50)} ms, p95 ${ms(cursor.p95)} ms (${n(cursor.p50 / first.p50, 2)}x page 1 at p50)`,
     p.offsetFailed
       ? `  offset=${n((p.pages - 1) * p.pageSize)}: FAILED (${p.offsetFailed})`
       : `  offset=${n((p.pages - 1) * p.pageSize)} (same rows: ${p.sameRows ? 'yes' : 'NO'}): p50 ${ms(offset.p50)} ms, p95 ${ms(offset.p95)} ms (${n(offset.p50 / first.p50, 2)}x page 1 at p50)`,

@@ -27,9 +27,26 @@ export function chRawGroups(hourly: boolean): string {
 
 /** The columns PostgreSQL gets: all but turns and sip_trace, the two large text columns. */
 export const PG_COLUMNS = [
-  'account_id', 'call_id', 'trunk_id', 'provider', 'direction', 'status', 'from_number', 'to_number', 'start_time', 'end_time',
-  'duration_seconds', 'carrier_lag_ms', 'ai_latency_ms', 'gateway_processing_ms', 'total_latency_ms', 'packet_loss_percent', 'jitter_ms',
-  'codec_used', 'codec_group', 'disconnect_reason',
+  'account_id',
+  'call_id',
+  'trunk_id',
+  'provider',
+  'direction',
+  'status',
+  'from_number',
+  'to_number',
+  'start_time',
+  'end_time',
+  'duration_seconds',
+  'carrier_lag_ms',
+  'ai_latency_ms',
+  'gateway_processing_ms',
+  'total_latency_ms',
+  'packet_loss_percent',
+  'jitter_ms',
+  'codec_used',
+  'codec_group',
+  'disconnect_reason',
 ] as const;
 
 /** Latest version of each call, as CSV the PostgreSQL COPY reads (ISO instants, \N for NULL). */

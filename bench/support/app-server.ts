@@ -21,9 +21,17 @@ async function main(): Promise<void> {
   const bus = running.app.get(CommandBus);
   const metadata = { actor: 'bench', correlation_id: 'bench-setup' };
   const account = await bus.execute(new CreateAccount('Bench Account', metadata));
-  const key = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'bench key', scopes: ['full'], expiresAt: null }, metadata));
+  const key = await bus.execute(
+    new IssueApiKey({ accountId: account.id, name: 'bench key', scopes: ['full'], expiresAt: null }, metadata),
+  );
   const ready: AppReady = {
-    type: 'ready', port: running.port, cert: running.tls.cert, key: running.tls.key, adminKey, ids: { account_id: account.id }, accountKey: key.key,
+    type: 'ready',
+    port: running.port,
+    cert: running.tls.cert,
+    key: running.tls.key,
+    adminKey,
+    ids: { account_id: account.id },
+    accountKey: key.key,
   };
   process.send?.(ready);
 }

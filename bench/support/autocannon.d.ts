@@ -35,7 +35,10 @@ declare module 'autocannon' {
   interface Instance extends Promise<Result> {
     stop(): void;
     /** responseTime is in milliseconds, fractional (the result's histograms keep whole ms only). */
-    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
   }
 
   function autocannon(options: Options): Instance;

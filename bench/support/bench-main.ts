@@ -22,7 +22,9 @@ export function runBench<O extends { json: boolean }, R>(spec: BenchSpec<O, R>):
   main(spec).then(
     () => exitSoon(0),
     (error: unknown) => {
-      process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       exitSoon(1);
     },
   );
@@ -38,7 +40,11 @@ async function main<O extends { json: boolean }, R>(spec: BenchSpec<O, R>): Prom
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     const report = await spec.run(options, cleanups);
-    process.stdout.write(options.json ? `${JSON.stringify(spec.json ? spec.json(report, options) : report, null, 2)}\n` : spec.format(report, options));
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(spec.json ? spec.json(report, options) : report, null, 2)}\n`
+        : spec.format(report, options),
+    );
   } finally {
     await cleanups.runAll();
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);

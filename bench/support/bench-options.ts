@@ -36,9 +36,18 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   const { values } = parseArgs({
     args: argv,
     options: {
-      seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' },
-      path: { type: 'string' }, key: { type: 'string' }, writers: { type: 'string' }, 'es-seconds': { type: 'string' },
-      'no-event-store': { type: 'boolean' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      seconds: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      rounds: { type: 'string' },
+      path: { type: 'string' },
+      key: { type: 'string' },
+      writers: { type: 'string' },
+      'es-seconds': { type: 'string' },
+      'no-event-store': { type: 'boolean' },
+      'cpu-prof': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -58,7 +67,9 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     key,
     json: values.json ?? false,
     cpuProf: values['cpu-prof'] ?? false,
-    eventStore: values['no-event-store'] ? null : { writers: positive('writers', values.writers, 16), seconds: positive('es-seconds', values['es-seconds'], 10) },
+    eventStore: values['no-event-store']
+      ? null
+      : { writers: positive('writers', values.writers, 16), seconds: positive('es-seconds', values['es-seconds'], 10) },
     databaseUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
   };
@@ -67,6 +78,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
 function positive(name: string, raw: string | undefined, fallback: number, zeroOk = false): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < (zeroOk ? 0 : 1)) throw new Error(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer`);
+  if (!Number.isInteger(value) || value < (zeroOk ? 0 : 1))
+    throw new Error(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer`);
   return value;
 }

@@ -10,7 +10,10 @@ export function serveControl(close: () => Promise<void>): void {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    close().then(() => process.exit(0), () => process.exit(1));
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'stop') stop();
@@ -27,7 +30,10 @@ export function serveControl(close: () => Promise<void>): void {
 
 /** Reports a start-up failure to the bench, then exits. */
 export function failStartup(error: unknown): void {
-  const failed: ChildFailed = { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  const failed: ChildFailed = {
+    type: 'failed',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  };
   if (process.send) process.send(failed, () => process.exit(1));
   else process.exit(1);
 }

@@ -19,7 +19,9 @@ export class Cleanups {
         try {
           await step.run();
         } catch (error) {
-          process.stderr.write(`bench cleanup: ${step.label} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(
+            `bench cleanup: ${step.label} failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
         }
       }
     })();

@@ -34,11 +34,20 @@ export interface LoadRun {
  * server it just started, so nothing is lost. The CA is passed anyway for when that changes.
  */
 export async function measure(target: LoadTarget, settings: LoadSettings): Promise<LoadRun> {
-  const base = { url: target.url, headers: target.headers, pipelining: 1, connections: settings.connections, tlsOptions: { ca: target.ca } };
+  const base = {
+    url: target.url,
+    headers: target.headers,
+    pipelining: 1,
+    connections: settings.connections,
+    tlsOptions: { ca: target.ca },
+  };
   if (settings.warmupSeconds > 0) await autocannon({ ...base, duration: settings.warmupSeconds });
   const latencies = new LatencyHistogram();
   const cpuBefore = await target.cpuMicros();
-  const result = await autocannon({ ...base, duration: settings.seconds }).on('response', (_client, _status, _bytes, ms) => latencies.record(ms));
+  const result = await autocannon({ ...base, duration: settings.seconds }).on(
+    'response',
+    (_client, _status, _bytes, ms) => latencies.record(ms),
+  );
   const cpuMicros = (await target.cpuMicros()) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,

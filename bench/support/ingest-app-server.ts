@@ -33,14 +33,22 @@ async function main(): Promise<void> {
   const bus = running.app.get(CommandBus);
   const metadata = { actor: 'bench', correlation_id: 'bench-setup' };
   const account = await bus.execute(new CreateAccount('Ingest Bench', metadata));
-  const key = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'bench ingest key', scopes: ['ingest'], expiresAt: null }, metadata));
+  const key = await bus.execute(
+    new IssueApiKey({ accountId: account.id, name: 'bench ingest key', scopes: ['ingest'], expiresAt: null }, metadata),
+  );
   const trunks: IngestAppReady['trunks'] = [];
   for (let i = 0; i < Number(process.env[TRUNKS_ENV] ?? 10); i++) {
     const trunk = await bus.execute(new CreateTrunk(account.id, trunkRequest(i), metadata));
     trunks.push({ id: trunk.id, provider: trunk.ai_provider });
   }
   const ready: IngestAppReady = {
-    type: 'ready', port: running.port, cert: running.tls.cert, ingestKey: key.key, accountId: account.id, trunks, pid: process.pid,
+    type: 'ready',
+    port: running.port,
+    cert: running.tls.cert,
+    ingestKey: key.key,
+    accountId: account.id,
+    trunks,
+    pid: process.pid,
   };
   process.send?.(ready);
 }
@@ -48,9 +56,15 @@ async function main(): Promise<void> {
 /** Provider wiring in the shapes PROVIDER_VALIDATION=format accepts. */
 function trunkRequest(i: number): CreateTrunkRequestDto {
   const provider = PROVIDERS[i % PROVIDERS.length];
-  const base = { name: `Bench trunk ${i + 1}`, ai_provider: provider, sip_username: `bench-trunk-${i + 1}`, sip_password: 'bench-password-0123456789' };
+  const base = {
+    name: `Bench trunk ${i + 1}`,
+    ai_provider: provider,
+    sip_username: `bench-trunk-${i + 1}`,
+    sip_password: 'bench-password-0123456789',
+  };
   if (provider === 'openai') return { ...base, openai_api_key: `sk-proj-${'a'.repeat(40)}` };
-  if (provider === 'elevenlabs') return { ...base, elevenlabs_api_key: 'b'.repeat(32), elevenlabs_agent_id: `agent_${'c'.repeat(20)}` };
+  if (provider === 'elevenlabs')
+    return { ...base, elevenlabs_api_key: 'b'.repeat(32), elevenlabs_agent_id: `agent_${'c'.repeat(20)}` };
   return { ...base, custom_endpoint: `wss://agent.example.com/voice/bench-${i + 1}` };
 }
 

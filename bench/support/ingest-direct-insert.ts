@@ -26,7 +26,13 @@ async function main(): Promise<DirectInsertResult> {
   }
 }
 
-async function insertRange(clickhouse: ClickHouseExecutor, builder: RowBuilder, spec: DirectInsertSpec, start: number, count: number) {
+async function insertRange(
+  clickhouse: ClickHouseExecutor,
+  builder: RowBuilder,
+  spec: DirectInsertSpec,
+  start: number,
+  count: number,
+) {
   let ms = 0;
   let cpuMicros = 0;
   let inserts = 0;

@@ -12,7 +12,11 @@ export function runJobChild<R extends { type: 'result' }>(
   cleanups: Cleanups,
   opts: { env: NodeJS.ProcessEnv; execArgv?: string[] },
 ): { pid: number; result: Promise<R> } {
-  const child = fork(script, [], { env: opts.env, execArgv: opts.execArgv ?? [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(script, [], {
+    env: opts.env,
+    execArgv: opts.execArgv ?? [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   cleanups.add(`stop ${script}`, async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -30,7 +34,9 @@ export function runJobChild<R extends { type: 'result' }>(
       if (message?.type === 'result') settle(null, message as R);
       else if (message?.type === 'failed') settle(new Error(`${script} failed:\n${(message as ChildFailed).message}`));
     });
-    child.once('exit', (code, signal) => settle(new Error(`${script} exited without a result (code ${code}, signal ${signal})`)));
+    child.once('exit', (code, signal) =>
+      settle(new Error(`${script} exited without a result (code ${code}, signal ${signal})`)),
+    );
   });
   return { pid: child.pid ?? 0, result };
 }

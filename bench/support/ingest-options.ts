@@ -30,8 +30,16 @@ export function parseIngestOptions(argv: string[]): IngestBenchOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
-      records: { type: 'string' }, batch: { type: 'string' }, senders: { type: 'string' }, trunks: { type: 'string' }, seed: { type: 'string' },
-      warmup: { type: 'string' }, rounds: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      records: { type: 'string' },
+      batch: { type: 'string' },
+      senders: { type: 'string' },
+      trunks: { type: 'string' },
+      seed: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      'cpu-prof': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {

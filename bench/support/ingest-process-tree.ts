@@ -22,7 +22,10 @@ export class TreeRss {
   private readonly timer: NodeJS.Timeout;
   private readonly supported: boolean;
 
-  constructor(private readonly rootPid: number, intervalMs = 100) {
+  constructor(
+    private readonly rootPid: number,
+    intervalMs = 100,
+  ) {
     this.supported = status(rootPid) !== null;
     this.timer = setInterval(() => this.sample(), intervalMs).unref();
     this.sample();

@@ -5,7 +5,14 @@ import type { RecordSpec } from './ingest-messages';
 
 /** Records `startIndex … startIndex+count-1` of the run: the same ones whichever process asks. */
 export function recordsOf(spec: RecordSpec, startIndex: number, count: number): Iterable<CallRecordInput> {
-  return generateCalls({ count, startIndex, seed: spec.seed, from: new Date(spec.fromMs), to: new Date(spec.toMs), trunkIds: spec.trunks.map((t) => t.id) });
+  return generateCalls({
+    count,
+    startIndex,
+    seed: spec.seed,
+    from: new Date(spec.fromMs),
+    to: new Date(spec.toMs),
+    trunkIds: spec.trunks.map((t) => t.id),
+  });
 }
 
 /**
@@ -31,7 +38,8 @@ export class RowBuilder {
     const verdict = validateCallRecord(input);
     if (!verdict.ok) throw new Error(`generated record ${input.id} is invalid: ${verdict.code} ${verdict.message}`);
     const provider = this.providers.get(verdict.record.trunk_id);
-    if (provider === undefined) throw new Error(`generated record ${input.id} names unknown trunk ${verdict.record.trunk_id}`);
+    if (provider === undefined)
+      throw new Error(`generated record ${input.id} names unknown trunk ${verdict.record.trunk_id}`);
     return { ...verdict.record, account_id: this.spec.accountId, provider };
   }
 

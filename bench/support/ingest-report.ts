@@ -18,11 +18,24 @@ export interface IngestMachine {
 export interface IngestReport {
   machine: IngestMachine & { engine: string };
   settings: {
-    records: number; batchSize: number; senders: number; trunks: number; seed: number; days: number; warmupRecords: number; rounds: number;
-    meanRecordBytes: number; logLevel: string;
+    records: number;
+    batchSize: number;
+    senders: number;
+    trunks: number;
+    seed: number;
+    days: number;
+    warmupRecords: number;
+    rounds: number;
+    meanRecordBytes: number;
+    logLevel: string;
   };
   app: {
-    recordsPerSecond: number; seconds: number; requests: number; retries: number; p50Ms: number; p99Ms: number;
+    recordsPerSecond: number;
+    seconds: number;
+    requests: number;
+    retries: number;
+    p50Ms: number;
+    p99Ms: number;
     /** CPU of the app and its chDB process over the measured sends, per record; null without /proc. */
     cpu: { totalMicrosPerRecord: number; byProcess: Record<string, number> } | null;
     /** The bench process's own CPU (the senders: TLS, HTTP) per record. */
@@ -30,10 +43,14 @@ export interface IngestReport {
     /** The app and its chDB process together, sampled from ready to stop; null without /proc. */
     memory: TreeRssFigures | null;
     /** Over the whole run, warm-up included. */
-    inserts: StatementTally; lookups: StatementTally;
+    inserts: StatementTally;
+    lookups: StatementTally;
   };
   direct: {
-    recordsPerSecond: number; seconds: number; inserts: number; rowsPerInsert: number;
+    recordsPerSecond: number;
+    seconds: number;
+    inserts: number;
+    rowsPerInsert: number;
     /** CPU during the INSERT calls only. */
     cpuMicrosPerRecord: number | null;
     memory: TreeRssFigures | null;
@@ -68,11 +85,18 @@ export function formatIngestReport(r: IngestReport): string {
   const { machine: m, settings: s, app, direct } = r;
   const rows = [
     ['what', 'records/s', 'seconds', 'CPU µs/record', 'peak RSS MiB'],
-    [`direct chDB insert (EmbeddedClickHouse.insert, ${direct.rowsPerInsert} rows per INSERT)`, ...cells(direct.recordsPerSecond, direct.seconds, direct.cpuMicrosPerRecord, direct.memory)],
-    [`Trunkline app, POST /v1/ingest/calls over HTTPS (${s.senders} senders)`, ...cells(app.recordsPerSecond, app.seconds, app.cpu?.totalMicrosPerRecord ?? null, app.memory)],
+    [
+      `direct chDB insert (EmbeddedClickHouse.insert, ${direct.rowsPerInsert} rows per INSERT)`,
+      ...cells(direct.recordsPerSecond, direct.seconds, direct.cpuMicrosPerRecord, direct.memory),
+    ],
+    [
+      `Trunkline app, POST /v1/ingest/calls over HTTPS (${s.senders} senders)`,
+      ...cells(app.recordsPerSecond, app.seconds, app.cpu?.totalMicrosPerRecord ?? null, app.memory),
+    ],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const verdict = (ok: boolean) => (ok ? 'meets target' : 'BELOW target');
   const out = [
     `machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node}; chdb ${m.chdb} (ClickHouse ${m.engine}); load average ${m.loadAverage} at start`,
@@ -98,22 +122,38 @@ export function formatIngestReport(r: IngestReport): string {
 /** Where the figures come from: memory per process, CPU per process, the app's ClickHouse time. */
 function details({ app, direct }: IngestReport): string[] {
   const seconds = (t: StatementTally) => `${(t.ms / 1000).toFixed(2)} s`;
-  const split = (entries: [string, number][], unit: (n: number) => string) => entries.map(([name, n]) => `${name} ${unit(n)}`).join(', ');
+  const split = (entries: [string, number][], unit: (n: number) => string) =>
+    entries.map(([name, n]) => `${name} ${unit(n)}`).join(', ');
   return [
     app.memory
       ? `app peak RSS: ${mib(app.memory.peakBytes)} MiB, app and chDB processes summed every 100 ms (${mib(app.memory.firstBytes)} MiB idle before the load;` +
-        ` high-water marks: ${split(app.memory.processes.map((p) => [p.name, p.peakBytes]), (b) => `${mib(b)} MiB`)})`
+        ` high-water marks: ${split(
+          app.memory.processes.map((p) => [p.name, p.peakBytes]),
+          (b) => `${mib(b)} MiB`,
+        )})`
       : 'app peak RSS: not measured (needs /proc)',
     `CPU µs/record: ${app.cpu ? `app ${split(Object.entries(app.cpu.byProcess), (n) => n.toFixed(1))}` : 'app n/a'}; bench senders ${app.clientCpuMicrosPerRecord.toFixed(1)}` +
-      (app.cpu && direct.cpuMicrosPerRecord ? `; direct/app CPU per record ${(direct.cpuMicrosPerRecord / app.cpu.totalMicrosPerRecord).toFixed(2)} (less sensitive than records/s to other load)` : ''),
+      (app.cpu && direct.cpuMicrosPerRecord
+        ? `; direct/app CPU per record ${(direct.cpuMicrosPerRecord / app.cpu.totalMicrosPerRecord).toFixed(2)} (less sensitive than records/s to other load)`
+        : ''),
     `app requests: ${app.requests}, ${app.retries} retried after 503; latency p50 ${app.p50Ms.toFixed(0)} ms, p99 ${app.p99Ms.toFixed(0)} ms`,
     `app ClickHouse, warm-up included: ${app.inserts.calls} INSERTs of ${fmt(app.inserts.rows / Math.max(1, app.inserts.calls))} rows on average took ${seconds(app.inserts)};` +
       ` ${app.lookups.calls} previous-version lookup queries took ${seconds(app.lookups)} (${app.lookups.rows} rows returned)`,
   ];
 }
 
-function cells(recordsPerSecond: number, seconds: number, cpuMicros: number | null, memory: TreeRssFigures | null): string[] {
-  return [fmt(recordsPerSecond), seconds.toFixed(2), cpuMicros === null ? 'n/a' : cpuMicros.toFixed(1), memory ? mib(memory.peakBytes) : 'n/a'];
+function cells(
+  recordsPerSecond: number,
+  seconds: number,
+  cpuMicros: number | null,
+  memory: TreeRssFigures | null,
+): string[] {
+  return [
+    fmt(recordsPerSecond),
+    seconds.toFixed(2),
+    cpuMicros === null ? 'n/a' : cpuMicros.toFixed(1),
+    memory ? mib(memory.peakBytes) : 'n/a',
+  ];
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');

@@ -54,7 +54,14 @@ export async function sendAll(target: IngestTarget, bodies: NdjsonBody[], sender
     const seconds = (performance.now() - started) / 1000;
     if (failure !== null) throw failure;
     const records = bodies.reduce((sum, b) => sum + b.count, 0);
-    return { seconds, records, requests: bodies.length, retries, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+    return {
+      seconds,
+      records,
+      requests: bodies.length,
+      retries,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+    };
   } finally {
     await pool.close();
   }
@@ -79,7 +86,9 @@ async function post(pool: Pool, key: string, body: NdjsonBody, latencies: number
     if (response.statusCode !== 200) throw new Error(`POST ${PATH}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
     const result = JSON.parse(text) as { accepted: number; rejected: unknown[] };
     if (result.accepted !== body.count || result.rejected.length > 0) {
-      throw new Error(`POST ${PATH}: accepted ${result.accepted} of ${body.count}; first rejections ${JSON.stringify(result.rejected.slice(0, 3))}`);
+      throw new Error(
+        `POST ${PATH}: accepted ${result.accepted} of ${body.count}; first rejections ${JSON.stringify(result.rejected.slice(0, 3))}`,
+      );
     }
     return retries;
   }

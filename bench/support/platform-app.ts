@@ -8,7 +8,17 @@ import { ServerChild, startServerChild } from './server-child';
 
 const UNLIMITED_PER_MINUTE = '1000000000';
 /** Variables of the caller's environment that would change what is measured. */
-const APP_VARIABLES = ['ADMIN_API_KEY', 'APP_ENV', 'CLICKHOUSE_URL', 'TLS_MODE', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'PORT', 'HOST', 'CONSISTENCY_TIMEOUT_MS'];
+const APP_VARIABLES = [
+  'ADMIN_API_KEY',
+  'APP_ENV',
+  'CLICKHOUSE_URL',
+  'TLS_MODE',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'PORT',
+  'HOST',
+  'CONSISTENCY_TIMEOUT_MS',
+];
 
 export interface PlatformAppOptions {
   databaseUrl: string;
@@ -21,7 +31,11 @@ export interface PlatformAppOptions {
  * each in a throwaway schema/namespace and temp data dir that the cleanups remove, with an
  * unlimited rate limit and LOG_LEVEL=warn. `env` adds what a bench needs on top.
  */
-export async function startPlatformApp(options: PlatformAppOptions, cleanups: Cleanups, env: NodeJS.ProcessEnv = {}): Promise<ServerChild<AppReady> & { namespace: string }> {
+export async function startPlatformApp(
+  options: PlatformAppOptions,
+  cleanups: Cleanups,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerChild<AppReady> & { namespace: string }> {
   const suffix = randomBytes(6).toString('hex');
   const schema = `bench_${suffix}`;
   const namespace = `bench:${suffix}:`;
@@ -29,7 +43,10 @@ export async function startPlatformApp(options: PlatformAppOptions, cleanups: Cl
   // Registered first, so they run last: after the children that use them have stopped.
   cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
   cleanups.add(`drop schema ${schema}`, () => dropSchema(options.databaseUrl, schema));
-  cleanups.add(`delete Redis namespace ${namespace}`, async () => void (await deleteRedisNamespace(options.redisUrl, namespace)));
+  cleanups.add(
+    `delete Redis namespace ${namespace}`,
+    async () => void (await deleteRedisNamespace(options.redisUrl, namespace)),
+  );
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of APP_VARIABLES) delete inherited[name];
   const child = await startServerChild<AppReady>(join(__dirname, 'app-server.js'), cleanups, {

@@ -24,7 +24,12 @@ export function getOnce(url: string, ca: string, headers: Record<string, string>
  * Polls until the GET answers 200: keys issued at start-up reach the Redis read model through
  * the projections, a moment after the command returns.
  */
-export async function getUntilOk(url: string, ca: string, headers: Record<string, string>, timeoutMs = 15_000): Promise<string> {
+export async function getUntilOk(
+  url: string,
+  ca: string,
+  headers: Record<string, string>,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await getOnce(url, ca, headers);

@@ -14,7 +14,16 @@ export interface EventStoreFigures {
 
 export interface BenchReport {
   machine: Machine;
-  settings: { path: string; key: 'admin' | 'account'; connections: number; seconds: number; warmupSeconds: number; rounds: number; logLevel: string; bodyBytes: number };
+  settings: {
+    path: string;
+    key: 'admin' | 'account';
+    connections: number;
+    seconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    logLevel: string;
+    bodyBytes: number;
+  };
   bare: { median: LoadRun; runs: LoadRun[] };
   /** The bare server making the app's Redis round trips: what no app on this design can beat. */
   floor: { median: LoadRun; runs: LoadRun[] };
@@ -29,11 +38,15 @@ export function formatReport(report: BenchReport): string {
   const rows = [
     ['what', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
     [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...cells(bare.median)],
-    [`floor: bare + the app's 1 Redis round trip (${settings.key === 'admin' ? 'limit' : 'credential + limit'} + read-ahead script)`, ...cells(floor.median)],
+    [
+      `floor: bare + the app's 1 Redis round trip (${settings.key === 'admin' ? 'limit' : 'credential + limit'} + read-ahead script)`,
+      ...cells(floor.median),
+    ],
     [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...cells(app.median)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const verdict = report.ratio >= report.ratioTarget ? 'meets target' : 'BELOW target';
   const out = [
     `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis}; load average ${machine.loadAverage} at start`,
@@ -61,5 +74,12 @@ export function formatReport(report: BenchReport): string {
 }
 
 function cells(run: LoadRun): string[] {
-  return [run.requestsPerSecond.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2), run.cpuMicrosPerRequest.toFixed(0), String(run.non2xx), String(run.errors)];
+  return [
+    run.requestsPerSecond.toFixed(0),
+    run.p50Ms.toFixed(2),
+    run.p99Ms.toFixed(2),
+    run.cpuMicrosPerRequest.toFixed(0),
+    String(run.non2xx),
+    String(run.errors),
+  ];
 }

@@ -22,7 +22,11 @@ export async function startServerChild<R extends { type: 'ready' }>(
   cleanups: Cleanups,
   opts: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {},
 ): Promise<ServerChild<R>> {
-  const child = fork(script, [], { env: opts.env ?? process.env, execArgv: opts.execArgv ?? [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(script, [], {
+    env: opts.env ?? process.env,
+    execArgv: opts.execArgv ?? [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const stop = stopper(child);
   // Registered before waiting, so a bench interrupted during start-up still stops the child.
   cleanups.add(`stop ${script}`, stop);
@@ -37,12 +41,17 @@ export async function startServerChild<R extends { type: 'ready' }>(
 
 function waitForReady<R>(child: ChildProcess, script: string): Promise<R> {
   return new Promise<R>((resolve, reject) => {
-    const timer = setTimeout(() => settle(new Error(`${script}: not ready after ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => settle(new Error(`${script}: not ready after ${READY_TIMEOUT_MS} ms`)),
+      READY_TIMEOUT_MS,
+    );
     const onMessage = (message: { type?: string }) => {
       if (message?.type === 'ready') settle(null, message as R);
-      else if (message?.type === 'failed') settle(new Error(`${script} failed to start:\n${(message as ChildFailed).message}`));
+      else if (message?.type === 'failed')
+        settle(new Error(`${script} failed to start:\n${(message as ChildFailed).message}`));
     };
-    const onExit = (code: number | null, signal: string | null) => settle(new Error(`${script} exited before it was ready (code ${code}, signal ${signal})`));
+    const onExit = (code: number | null, signal: string | null) =>
+      settle(new Error(`${script} exited before it was ready (code ${code}, signal ${signal})`));
     function settle(error: Error | null, ready?: R): void {
       clearTimeout(timer);
       child.off('message', onMessage).off('exit', onExit);
@@ -56,7 +65,8 @@ function waitForReady<R>(child: ChildProcess, script: string): Promise<R> {
 function askCpuUsage(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error('no cpu-usage reply')), 5000);
-    const onMessage = (message: { type?: string }) => message?.type === 'cpu-usage' && done(null, (message as CpuUsageReply).micros);
+    const onMessage = (message: { type?: string }) =>
+      message?.type === 'cpu-usage' && done(null, (message as CpuUsageReply).micros);
     function done(error: Error | null, micros = 0): void {
       clearTimeout(timer);
       child.off('message', onMessage);

@@ -30,21 +30,36 @@ async function main(): Promise<void> {
   const metadata = { actor: 'bench', correlation_id: 'soak-setup' };
   const account = await bus.execute(new CreateAccount('Soak Account', metadata));
   const issue = async (scopes: ('full' | 'ingest')[]) =>
-    (await bus.execute(new IssueApiKey({ accountId: account.id, name: `soak ${scopes[0]}`, scopes, expiresAt: null }, metadata))).key as string;
+    (
+      await bus.execute(
+        new IssueApiKey({ accountId: account.id, name: `soak ${scopes[0]}`, scopes, expiresAt: null }, metadata),
+      )
+    ).key as string;
   process.on('message', (message: { type?: string }) => {
     if (message?.type !== 'soak-stats') return;
     sampleMemory();
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
     const reply: SoakStatsReply = {
-      type: 'soak-stats', rssBytes: median(rss), rssMaxBytes: Math.max(...rss), heapUsedBytes: median(heap),
-      loopDelayP50Ms: ms(loop.percentile(50)), loopDelayP99Ms: ms(loop.percentile(99)), loopDelayMaxMs: ms(loop.max),
+      type: 'soak-stats',
+      rssBytes: median(rss),
+      rssMaxBytes: Math.max(...rss),
+      heapUsedBytes: median(heap),
+      loopDelayP50Ms: ms(loop.percentile(50)),
+      loopDelayP99Ms: ms(loop.percentile(99)),
+      loopDelayMaxMs: ms(loop.max),
     };
     loop.reset();
     rss.length = 0;
     heap.length = 0;
     process.send?.(reply);
   });
-  const ready: SoakReady = { type: 'ready', port: running.port, cert: running.tls.cert, accountKey: await issue(['full']), ingestKey: await issue(['ingest']) };
+  const ready: SoakReady = {
+    type: 'ready',
+    port: running.port,
+    cert: running.tls.cert,
+    accountKey: await issue(['full']),
+    ingestKey: await issue(['ingest']),
+  };
   process.send?.(ready);
 }
 

@@ -29,14 +29,37 @@ export async function startSoakApp(databaseUrl: string, redisUrl: string, cleanu
   const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-soak-'));
   cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
   cleanups.add(`drop schema ${schema}`, () => dropSchema(databaseUrl, schema));
-  cleanups.add(`delete Redis namespace ${namespace}`, async () => void (await deleteRedisNamespace(redisUrl, namespace)));
+  cleanups.add(
+    `delete Redis namespace ${namespace}`,
+    async () => void (await deleteRedisNamespace(redisUrl, namespace)),
+  );
   const inherited: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['ADMIN_API_KEY', 'APP_ENV', 'CLICKHOUSE_URL', 'TLS_MODE', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'PORT', 'HOST', 'RATE_LIMIT_PER_MINUTE']) delete inherited[name];
+  for (const name of [
+    'ADMIN_API_KEY',
+    'APP_ENV',
+    'CLICKHOUSE_URL',
+    'TLS_MODE',
+    'TLS_CERT_FILE',
+    'TLS_KEY_FILE',
+    'PORT',
+    'HOST',
+    'RATE_LIMIT_PER_MINUTE',
+  ])
+    delete inherited[name];
   const child = fork(join(__dirname, 'soak-app-server.js'), [], {
     env: {
-      ...inherited, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir,
-      EVENT_STORE_URL: databaseUrl, EVENT_STORE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_NAMESPACE: namespace,
-      MASTER_KEY: randomBytes(32).toString('base64'), PROVIDER_VALIDATION: 'format', LOG_LEVEL: 'warn',
+      ...inherited,
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      EVENT_STORE_URL: databaseUrl,
+      EVENT_STORE_SCHEMA: schema,
+      REDIS_URL: redisUrl,
+      REDIS_NAMESPACE: namespace,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      PROVIDER_VALIDATION: 'format',
+      LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -62,7 +85,8 @@ function reply<T>(child: ChildProcess, type: string, timeoutMs: number): Promise
       if (message?.type === type) settle(null, message as T);
       else if (message?.type === 'failed') settle(new Error(`soak app failed:\n${message.message}`));
     };
-    const onExit = (code: number | null, signal: string | null) => settle(new Error(`soak app exited (code ${code}, signal ${signal})`));
+    const onExit = (code: number | null, signal: string | null) =>
+      settle(new Error(`soak app exited (code ${code}, signal ${signal})`));
     function settle(error: Error | null, value?: T): void {
       clearTimeout(timer);
       child.off('message', onMessage).off('exit', onExit);

@@ -25,7 +25,12 @@ const MAX_IN_FLIGHT = 256;
  * Open-loop load at a fixed rate (requests are sent on schedule whether or not earlier ones have
  * answered), so a slowing server shows as latency and skips, not as a lower request count.
  */
-export async function runSoakLoad(traffic: SoakTraffic, rate: number, minutes: number, serverStats: () => Promise<SoakStatsReply>): Promise<MinuteFigures[]> {
+export async function runSoakLoad(
+  traffic: SoakTraffic,
+  rate: number,
+  minutes: number,
+  serverStats: () => Promise<SoakStatsReply>,
+): Promise<MinuteFigures[]> {
   const figures: MinuteFigures[] = [];
   const started = Date.now();
   let sent = 0;
@@ -65,7 +70,9 @@ export async function runSoakLoad(traffic: SoakTraffic, rate: number, minutes: n
     const { latencies, ...counts } = minute;
     latencies.sort((a, b) => a - b);
     figures.push({ minute: m, ...counts, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), server });
-    progress(`minute ${m}: ${counts.requests} requests, ${counts.errors} errors ${JSON.stringify(counts.failures)}, p50 ${percentile(latencies, 50).toFixed(1)} ms, RSS ${Math.round(server.rssBytes / 1048576)} MiB, loop p99 ${server.loopDelayP99Ms} ms`);
+    progress(
+      `minute ${m}: ${counts.requests} requests, ${counts.errors} errors ${JSON.stringify(counts.failures)}, p50 ${percentile(latencies, 50).toFixed(1)} ms, RSS ${Math.round(server.rssBytes / 1048576)} MiB, loop p99 ${server.loopDelayP99Ms} ms`,
+    );
     minute = fresh();
   }
   await Promise.all(pending);
@@ -73,7 +80,14 @@ export async function runSoakLoad(traffic: SoakTraffic, rate: number, minutes: n
 }
 
 function fresh() {
-  return { requests: 0, errors: 0, skipped: 0, failures: {} as Record<string, number>, byKind: { ingest: 0, read: 0, write: 0, analytics: 0 }, latencies: [] as number[] };
+  return {
+    requests: 0,
+    errors: 0,
+    skipped: 0,
+    failures: {} as Record<string, number>,
+    byKind: { ingest: 0, read: 0, write: 0, analytics: 0 },
+    latencies: [] as number[],
+  };
 }
 
 /** Nearest rank over the minute's sorted latencies (a few thousand: exact, no histogram cap). */

@@ -30,14 +30,18 @@ export function formatSoakReport(report: SoakReport): string {
     '',
     '| minute | requests | errors | skipped | p50 ms | p99 ms | RSS MiB (median) | RSS MiB (max) | heap MiB (median) | loop p50 ms | loop p99 ms | loop max ms |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...report.figures.map((f) =>
-      `| ${f.minute} | ${f.requests} | ${f.errors} | ${f.skipped} | ${f.p50Ms.toFixed(2)} | ${f.p99Ms.toFixed(2)} | ${mib(f.server.rssBytes)} | ${mib(f.server.rssMaxBytes)} | ${mib(f.server.heapUsedBytes)} | ${f.server.loopDelayP50Ms} | ${f.server.loopDelayP99Ms} | ${f.server.loopDelayMaxMs} |`),
+    ...report.figures.map(
+      (f) =>
+        `| ${f.minute} | ${f.requests} | ${f.errors} | ${f.skipped} | ${f.p50Ms.toFixed(2)} | ${f.p99Ms.toFixed(2)} | ${mib(f.server.rssBytes)} | ${mib(f.server.rssMaxBytes)} | ${mib(f.server.heapUsedBytes)} | ${f.server.loopDelayP50Ms} | ${f.server.loopDelayP99Ms} | ${f.server.loopDelayMaxMs} |`,
+    ),
     '',
-    `Errors by status: ${JSON.stringify(report.figures.reduce<Record<string, number>>((all, f) => {
-      for (const [status, n] of Object.entries(f.failures)) all[status] = (all[status] ?? 0) + n;
-      return all;
-    }, {}))}`,
-        report.rssChangePercent === null
+    `Errors by status: ${JSON.stringify(
+      report.figures.reduce<Record<string, number>>((all, f) => {
+        for (const [status, n] of Object.entries(f.failures)) all[status] = (all[status] ?? 0) + n;
+        return all;
+      }, {}),
+    )}`,
+    report.rssChangePercent === null
       ? 'RSS level: not judged (run at least 3 minutes)'
       : `RSS (median of the minute) at minute ${report.minutes} vs minute 3: ${report.rssChangePercent > 0 ? '+' : ''}${report.rssChangePercent}% → ${report.rssLevelled ? 'levels off (within 10%)' : 'DOES NOT level off (beyond 10%)'}`,
   ];

@@ -52,10 +52,17 @@ export class SoakTraffic {
 
   /** Sends one request; resolves with its status (0: no answer) after the body is read. */
   async send(req: SoakRequest): Promise<number> {
-    const headers: Record<string, string> = { authorization: `Bearer ${req.key === 'ingest' ? this.keys.ingest : this.keys.account}` };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${req.key === 'ingest' ? this.keys.ingest : this.keys.account}`,
+    };
     if (req.contentType) headers['content-type'] = req.contentType;
     try {
-      const response = await request(`${this.origin}${req.path}`, { method: req.method, headers, body: req.body, dispatcher: this.agent });
+      const response = await request(`${this.origin}${req.path}`, {
+        method: req.method,
+        headers,
+        body: req.body,
+        dispatcher: this.agent,
+      });
       const text = await response.body.text();
       this.learn(req, response.statusCode, text);
       return response.statusCode;
@@ -66,20 +73,45 @@ export class SoakTraffic {
 
   ingest(): SoakRequest {
     const n = ++this.sequence;
-    const records = [...generateCalls({ count: RECORDS_PER_BATCH, trunkIds: this.trunks, from: new Date(Date.now() - 3_600_000), to: new Date(), seed: 11, startIndex: n * RECORDS_PER_BATCH })]
-      .map((r, i) => ({ ...r, id: i < 2 && this.recentCalls.length > 0 ? this.pick(this.recentCalls) : `call_soak_${n}_${i}` }));
-    return { kind: 'ingest', ids: records.slice(2).map((r) => r.id), method: 'POST', path: '/v1/ingest/calls', key: 'ingest', body: records.map((r) => JSON.stringify(r)).join('\n'), contentType: 'application/x-ndjson' };
+    const records = [
+      ...generateCalls({
+        count: RECORDS_PER_BATCH,
+        trunkIds: this.trunks,
+        from: new Date(Date.now() - 3_600_000),
+        to: new Date(),
+        seed: 11,
+        startIndex: n * RECORDS_PER_BATCH,
+      }),
+    ].map((r, i) => ({
+      ...r,
+      id: i < 2 && this.recentCalls.length > 0 ? this.pick(this.recentCalls) : `call_soak_${n}_${i}`,
+    }));
+    return {
+      kind: 'ingest',
+      ids: records.slice(2).map((r) => r.id),
+      method: 'POST',
+      path: '/v1/ingest/calls',
+      key: 'ingest',
+      body: records.map((r) => JSON.stringify(r)).join('\n'),
+      contentType: 'application/x-ndjson',
+    };
   }
 
   read(): SoakRequest {
-    const paths = ['/v1/trunks?limit=20', `/v1/trunks/${this.pick(this.trunks)}`, '/v1/calls?limit=20', `/v1/calls?limit=20&trunk_id=${this.pick(this.trunks)}`];
+    const paths = [
+      '/v1/trunks?limit=20',
+      `/v1/trunks/${this.pick(this.trunks)}`,
+      '/v1/calls?limit=20',
+      `/v1/calls?limit=20&trunk_id=${this.pick(this.trunks)}`,
+    ];
     if (this.recentCalls.length > 0) paths.push(`/v1/calls/${this.pick(this.recentCalls)}`);
     return { kind: 'read', method: 'GET', path: this.pick(paths), key: 'account' };
   }
 
   write(): SoakRequest {
     const roll = Math.random();
-    if (roll < 0.5) return this.json('PATCH', `/v1/trunks/${this.pick(this.trunks)}`, { name: `Soak ${++this.sequence}` });
+    if (roll < 0.5)
+      return this.json('PATCH', `/v1/trunks/${this.pick(this.trunks)}`, { name: `Soak ${++this.sequence}` });
     if (roll < 0.75) return this.json('POST', `/v1/trunks/${this.pick(this.trunks)}/rotate-password`, undefined);
     if (roll < 0.9 || this.extra.length === 0) return this.json('POST', '/v1/trunks', trunkBody(++this.sequence));
     return { kind: 'write', method: 'DELETE', path: `/v1/trunks/${this.extra.shift()}`, key: 'account' };
@@ -88,11 +120,23 @@ export class SoakTraffic {
   analytics(): SoakRequest {
     const granularity = Math.random() < 0.5 ? 'hourly' : 'daily';
     const trunk = Math.random() < 0.3 ? `&trunk_id=${this.pick(this.trunks)}` : '';
-    return { kind: 'analytics', method: 'GET', path: `/v1/analytics/overview?granularity=${granularity}${trunk}`, key: 'account' };
+    return {
+      kind: 'analytics',
+      method: 'GET',
+      path: `/v1/analytics/overview?granularity=${granularity}${trunk}`,
+      key: 'account',
+    };
   }
 
   private json(method: SoakRequest['method'], path: string, body: unknown): SoakRequest {
-    return { kind: 'write', method, path, key: 'account', body: body === undefined ? undefined : JSON.stringify(body), contentType: body === undefined ? undefined : 'application/json' };
+    return {
+      kind: 'write',
+      method,
+      path,
+      key: 'account',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      contentType: body === undefined ? undefined : 'application/json',
+    };
   }
 
   private learn(req: SoakRequest, status: number, text: string): void {
@@ -111,7 +155,8 @@ export class SoakTraffic {
 
   private async createTrunk(): Promise<string> {
     const response = await request(`${this.origin}/v1/trunks`, {
-      method: 'POST', dispatcher: this.agent,
+      method: 'POST',
+      dispatcher: this.agent,
       headers: { authorization: `Bearer ${this.keys.account}`, 'content-type': 'application/json' },
       body: JSON.stringify(trunkBody(++this.sequence)),
     });
@@ -123,5 +168,11 @@ export class SoakTraffic {
 
 function trunkBody(n: number): Record<string, string> {
   const id = `${Date.now().toString(36)}-${n}`;
-  return { name: `Soak line ${id}`, ai_provider: 'custom', sip_username: `soak-${id}`, sip_password: 'soak-password-123', custom_endpoint: 'wss://agent.example.com/ws' };
+  return {
+    name: `Soak line ${id}`,
+    ai_provider: 'custom',
+    sip_username: `soak-${id}`,
+    sip_password: 'soak-password-123',
+    custom_endpoint: 'wss://agent.example.com/ws',
+  };
 }

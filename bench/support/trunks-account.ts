@@ -38,18 +38,25 @@ export async function newestTrunkIds(target: LoadTarget, count: number): Promise
  * once its projections have run, so the total read afterwards is exact; a refused create (none
  * expected) is made up for by another batch.
  */
-export async function fillAccount(target: LoadTarget, create: WriteRequest, wanted: number, connections: number): Promise<SeedFigures> {
+export async function fillAccount(
+  target: LoadTarget,
+  create: WriteRequest,
+  wanted: number,
+  connections: number,
+): Promise<SeedFigures> {
   const before = await trunkTotal(target);
   const figures: SeedFigures = { before, created: 0, seconds: 0, total: before, statuses: {}, errors: 0 };
   for (let attempt = 0; attempt < TOP_UP_ATTEMPTS && figures.total < wanted; attempt++) {
     const batch = await sendWrites(target, create, connections, wanted - figures.total);
     figures.seconds += batch.seconds;
     figures.errors += batch.errors;
-    for (const [status, count] of Object.entries(batch.statuses)) figures.statuses[status] = (figures.statuses[status] ?? 0) + count;
+    for (const [status, count] of Object.entries(batch.statuses))
+      figures.statuses[status] = (figures.statuses[status] ?? 0) + count;
     const total = await trunkTotal(target);
     figures.created += total - figures.total;
     figures.total = total;
   }
-  if (figures.total < wanted) throw new Error(`the account holds ${figures.total} trunks after ${TOP_UP_ATTEMPTS} batches, not ${wanted}`);
+  if (figures.total < wanted)
+    throw new Error(`the account holds ${figures.total} trunks after ${TOP_UP_ATTEMPTS} batches, not ${wanted}`);
   return figures;
 }

@@ -39,9 +39,17 @@ export function parseTrunksBenchOptions(argv: string[], env: NodeJS.ProcessEnv =
   const { values } = parseArgs({
     args: argv,
     options: {
-      seconds: { type: 'string' }, warmup: { type: 'string' }, writers: { type: 'string' }, 'patch-trunks': { type: 'string' },
-      trunks: { type: 'string' }, 'seed-connections': { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' },
-      'cpu-prof': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      seconds: { type: 'string' },
+      warmup: { type: 'string' },
+      writers: { type: 'string' },
+      'patch-trunks': { type: 'string' },
+      trunks: { type: 'string' },
+      'seed-connections': { type: 'string' },
+      connections: { type: 'string' },
+      rounds: { type: 'string' },
+      'cpu-prof': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -67,6 +75,7 @@ export function parseTrunksBenchOptions(argv: string[], env: NodeJS.ProcessEnv =
 function positive(name: string, raw: string | undefined, fallback: number, zeroOk = false): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < (zeroOk ? 0 : 1)) throw new Error(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer`);
+  if (!Number.isInteger(value) || value < (zeroOk ? 0 : 1))
+    throw new Error(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer`);
   return value;
 }

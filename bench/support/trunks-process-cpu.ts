@@ -16,13 +16,15 @@ interface ProcessEntry {
  */
 export function processTreeCpu(scriptSuffix: string, parentPid = process.pid): (() => Promise<number>) | null {
   if (!existsSync('/proc/self/stat')) return null;
-  const root = readProcesses().find((entry) => entry.ppid === parentPid && commandLine(entry.pid).some((arg) => arg.endsWith(scriptSuffix)));
+  const root = readProcesses().find(
+    (entry) => entry.ppid === parentPid && commandLine(entry.pid).some((arg) => arg.endsWith(scriptSuffix)),
+  );
   if (!root) return null;
   return async () => {
     const all = readProcesses();
     const tree = new Set([root.pid]);
     // Parents precede children in no guaranteed order: repeat until no process joins.
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const entry of all) {
         if (tree.has(entry.pid) || !tree.has(entry.ppid)) continue;

@@ -17,8 +17,17 @@ export interface SeedFigures {
 export interface TrunksBenchReport {
   machine: Machine & { loadAverageAtEnd: number };
   settings: {
-    writers: number; seconds: number; warmupSeconds: number; patchTrunks: number; trunks: number; seedConnections: number;
-    connections: number; rounds: number; logLevel: string; listPath: string; listBodyBytes: number;
+    writers: number;
+    seconds: number;
+    warmupSeconds: number;
+    patchTrunks: number;
+    trunks: number;
+    seedConnections: number;
+    connections: number;
+    rounds: number;
+    logLevel: string;
+    listPath: string;
+    listBodyBytes: number;
     /** What the app's "server CPU µs/req" covers. */
     appCpu: string;
   };
@@ -64,29 +73,54 @@ export function formatTrunksReport(report: TrunksBenchReport): string {
 
 function unexpectedLines(post: WriteRun, patch: WriteRun): string[] {
   const lines: string[] = [];
-  if (post.unexpected + post.errors > 0) lines.push(`WARNING: ${post.unexpected} POST responses were not 201 and ${post.errors} requests failed (statuses above)`);
-  if (patch.unexpected + patch.errors > 0) lines.push(`WARNING: ${patch.unexpected} PATCH responses were not 200 and ${patch.errors} requests failed (statuses above)`);
+  if (post.unexpected + post.errors > 0)
+    lines.push(
+      `WARNING: ${post.unexpected} POST responses were not 201 and ${post.errors} requests failed (statuses above)`,
+    );
+  if (patch.unexpected + patch.errors > 0)
+    lines.push(
+      `WARNING: ${patch.unexpected} PATCH responses were not 200 and ${patch.errors} requests failed (statuses above)`,
+    );
   return lines;
 }
 
 function seedLine(seed: SeedFigures, connections: number): string {
-  if (seed.created === 0) return `setup: ${seed.before} trunks in the account already; none created; account total ${seed.total}`;
-  return `setup: ${seed.before} trunks in the account; ${seed.created} more created by POST with ${connections} connections in ${seed.seconds.toFixed(1)} s` +
-    ` (${(seed.created / seed.seconds).toFixed(0)} trunks/s; ${statusList(seed.statuses)}${seed.errors ? `, ${seed.errors} errors` : ''}); account total ${seed.total}`;
+  if (seed.created === 0)
+    return `setup: ${seed.before} trunks in the account already; none created; account total ${seed.total}`;
+  return (
+    `setup: ${seed.before} trunks in the account; ${seed.created} more created by POST with ${connections} connections in ${seed.seconds.toFixed(1)} s` +
+    ` (${(seed.created / seed.seconds).toFixed(0)} trunks/s; ${statusList(seed.statuses)}${seed.errors ? `, ${seed.errors} errors` : ''}); account total ${seed.total}`
+  );
 }
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)];
 }
 
 function writeCells(run: WriteRun): string[] {
-  return [run.requestsPerSecond.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2), run.cpuMicrosPerRequest.toFixed(0), String(run.requests), statusList(run.statuses), String(run.errors)];
+  return [
+    run.requestsPerSecond.toFixed(0),
+    run.p50Ms.toFixed(2),
+    run.p99Ms.toFixed(2),
+    run.cpuMicrosPerRequest.toFixed(0),
+    String(run.requests),
+    statusList(run.statuses),
+    String(run.errors),
+  ];
 }
 
 function readCells(run: LoadRun): string[] {
-  return [run.requestsPerSecond.toFixed(0), run.p50Ms.toFixed(2), run.p99Ms.toFixed(2), run.cpuMicrosPerRequest.toFixed(0), String(run.non2xx), String(run.errors)];
+  return [
+    run.requestsPerSecond.toFixed(0),
+    run.p50Ms.toFixed(2),
+    run.p99Ms.toFixed(2),
+    run.cpuMicrosPerRequest.toFixed(0),
+    String(run.non2xx),
+    String(run.errors),
+  ];
 }
 
 function statusList(statuses: Record<string, number>): string {

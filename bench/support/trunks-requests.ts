@@ -14,7 +14,13 @@ export function createTrunkRequests(prefix: string): WriteRequest {
     expectedStatus: 201,
     next() {
       const n = (sequence++).toString(36);
-      const body = { name: `Bench ${prefix} ${n}`, ai_provider: 'openai', sip_username: `b-${prefix}-${n}`, sip_password: 'correct-horse-battery', openai_api_key: OPENAI_KEY };
+      const body = {
+        name: `Bench ${prefix} ${n}`,
+        ai_provider: 'openai',
+        sip_username: `b-${prefix}-${n}`,
+        sip_password: 'correct-horse-battery',
+        openai_api_key: OPENAI_KEY,
+      };
       return { path: '/v1/trunks', body: JSON.stringify(body) };
     },
   };
@@ -34,7 +40,10 @@ export function updateTrunkRequests(trunkIds: string[]): WriteRequest {
     next() {
       const n = sequence++;
       const id = trunkIds[n % trunkIds.length];
-      return { path: `/v1/trunks/${encodeURIComponent(id)}`, body: JSON.stringify({ system_prompt: `You are bench agent revision ${n}.` }) };
+      return {
+        path: `/v1/trunks/${encodeURIComponent(id)}`,
+        body: JSON.stringify({ system_prompt: `You are bench agent revision ${n}.` }),
+      };
     },
   };
 }

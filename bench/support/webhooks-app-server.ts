@@ -39,15 +39,34 @@ async function main(): Promise<void> {
   const bus = running.app.get(CommandBus);
   const metadata = { actor: 'bench', correlation_id: 'bench-setup' };
   const account = await bus.execute(new CreateAccount('Webhooks Bench', metadata));
-  const full = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'bench full key', scopes: ['full'], expiresAt: null }, metadata));
-  const ingest = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'bench ingest key', scopes: ['ingest'], expiresAt: null }, metadata));
+  const full = await bus.execute(
+    new IssueApiKey({ accountId: account.id, name: 'bench full key', scopes: ['full'], expiresAt: null }, metadata),
+  );
+  const ingest = await bus.execute(
+    new IssueApiKey({ accountId: account.id, name: 'bench ingest key', scopes: ['ingest'], expiresAt: null }, metadata),
+  );
   const trunks: WebhooksAppReady['trunks'] = [];
   for (let i = 0; i < 10; i++) {
-    const body = { name: `Bench trunk ${i + 1}`, ai_provider: 'custom' as const, sip_username: `bench-hook-${i + 1}`, sip_password: 'bench-password-0123456789', custom_endpoint: `wss://agent.example.com/bench-${i + 1}` };
+    const body = {
+      name: `Bench trunk ${i + 1}`,
+      ai_provider: 'custom' as const,
+      sip_username: `bench-hook-${i + 1}`,
+      sip_password: 'bench-password-0123456789',
+      custom_endpoint: `wss://agent.example.com/bench-${i + 1}`,
+    };
     const trunk = await bus.execute(new CreateTrunk(account.id, body, metadata));
     trunks.push({ id: trunk.id, provider: 'custom' });
   }
-  const ready: WebhooksAppReady = { type: 'ready', port: running.port, cert: running.tls.cert, fullKey: full.key, ingestKey: ingest.key, accountId: account.id, trunks, pid: process.pid };
+  const ready: WebhooksAppReady = {
+    type: 'ready',
+    port: running.port,
+    cert: running.tls.cert,
+    fullKey: full.key,
+    ingestKey: ingest.key,
+    accountId: account.id,
+    trunks,
+    pid: process.pid,
+  };
   process.send?.(ready);
 }
 

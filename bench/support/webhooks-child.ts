@@ -6,7 +6,10 @@ import type { Cleanups } from './cleanups';
  * the bench also sends it messages (pause and resume the delivery worker).
  */
 export class WebhooksChild<R> {
-  private constructor(private readonly child: ChildProcess, readonly ready: R) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly ready: R,
+  ) {}
 
   static async start<R>(script: string, env: NodeJS.ProcessEnv, cleanups: Cleanups): Promise<WebhooksChild<R>> {
     const child = fork(script, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -18,7 +21,10 @@ export class WebhooksChild<R> {
         if (m?.type === 'ready') (clearTimeout(timer), resolve(m as R));
         if (m?.type === 'failed') (clearTimeout(timer), reject(new Error(`${script} failed to start:\n${m.message}`)));
       });
-      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${script} exited (code ${code}) before it was ready`))));
+      child.once(
+        'exit',
+        (code) => (clearTimeout(timer), reject(new Error(`${script} exited (code ${code}) before it was ready`))),
+      );
     });
     return new WebhooksChild(child, ready);
   }
@@ -26,7 +32,8 @@ export class WebhooksChild<R> {
   /** Sends a control message and waits for the child's acknowledgement. */
   control(type: 'webhooks-pause' | 'webhooks-resume'): Promise<void> {
     return new Promise((resolve) => {
-      const onAck = (m: { type?: string }) => m?.type === 'webhooks-ack' && (this.child.off('message', onAck), resolve());
+      const onAck = (m: { type?: string }) =>
+        m?.type === 'webhooks-ack' && (this.child.off('message', onAck), resolve());
       this.child.on('message', onAck);
       this.child.send({ type });
     });

@@ -19,7 +19,10 @@ export class BenchReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { calls?: unknown[] } };
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          type: string;
+          data: { calls?: unknown[] };
+        };
         if (event.type === 'call.completed') {
           this.deliveries++;
           this.calls += event.data.calls?.length ?? 0;

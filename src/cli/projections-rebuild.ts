@@ -17,14 +17,24 @@ import { SecretBox } from '../infrastructure/secrets/secret-box';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.redisUrl) {
-    process.stdout.write('REDIS_URL is not set: the read models live in memory and are rebuilt at every start. Nothing to do.\n');
+    process.stdout.write(
+      'REDIS_URL is not set: the read models live in memory and are rebuilt at every start. Nothing to do.\n',
+    );
     return;
   }
   const redis = createRedisClient(config.redisUrl, { connectionName: 'trunkline-rebuild' });
   await waitForReady(redis, 10_000);
-  const events = await createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema });
+  const events = await createEventStore({
+    url: config.eventStoreUrl ?? undefined,
+    dataDir: config.dataDir,
+    schema: config.eventStoreSchema,
+  });
   const store = new RedisReadModelStore(redis, readModelNamespace(config));
-  const masterKey = await loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir, embedded: !config.eventStoreUrl });
+  const masterKey = await loadMasterKey({
+    masterKey: config.masterKey,
+    dataDir: config.dataDir,
+    embedded: !config.eventStoreUrl,
+  });
   const secrets = new SecretBox(masterKey, await createKeyVault(events));
   // Every runner writing into the read-model store, rebuilt together: the clear is store-wide.
   const runners = [

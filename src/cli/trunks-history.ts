@@ -16,7 +16,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  const events = await createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema });
+  const events = await createEventStore({
+    url: config.eventStoreUrl ?? undefined,
+    dataDir: config.dataDir,
+    schema: config.eventStoreSchema,
+  });
   try {
     const history = await events.readStream(trunkStream(trunkId));
     if (history.length === 0) {
@@ -26,7 +30,9 @@ async function main(): Promise<void> {
     }
     for (const event of history) {
       const who = `actor=${String(event.metadata.actor ?? '-')} request=${String(event.metadata.correlation_id ?? '-')}`;
-      process.stdout.write(`#${event.revision} ${event.recordedAt.toISOString()} ${event.type} ${who}\n  ${JSON.stringify(redact(event.data))}\n`);
+      process.stdout.write(
+        `#${event.revision} ${event.recordedAt.toISOString()} ${event.type} ${who}\n  ${JSON.stringify(redact(event.data))}\n`,
+      );
     }
     const state = fold(trunkDecider, history as unknown as TrunkEvent[]);
     process.stdout.write(`\nresulting state:\n${JSON.stringify(redact(state), null, 2)}\n`);

@@ -53,7 +53,12 @@ export const REDIS = Symbol('Redis');
       provide: EVENT_STORE,
       inject: [APP_CONFIG, AppLogger],
       useFactory: (config: AppConfig, logging: AppLogger): Promise<EventStore> =>
-        createEventStore({ url: config.eventStoreUrl ?? undefined, dataDir: config.dataDir, schema: config.eventStoreSchema, logger: logging.for('event-store') }),
+        createEventStore({
+          url: config.eventStoreUrl ?? undefined,
+          dataDir: config.dataDir,
+          schema: config.eventStoreSchema,
+          logger: logging.for('event-store'),
+        }),
     },
     {
       provide: READ_MODEL_STORE,
@@ -65,7 +70,9 @@ export const REDIS = Symbol('Redis');
       provide: RATE_LIMITER,
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null): RateLimiter =>
-        redis ? new RedisRateLimiter(redis, config.redisNamespace, readModelNamespace(config)) : new MemoryRateLimiter(),
+        redis
+          ? new RedisRateLimiter(redis, config.redisNamespace, readModelNamespace(config))
+          : new MemoryRateLimiter(),
     },
     {
       provide: KEY_USAGE_STORE,
@@ -77,7 +84,11 @@ export const REDIS = Symbol('Redis');
       provide: SECRET_BOX,
       inject: [APP_CONFIG, EVENT_STORE],
       useFactory: async (config: AppConfig, events: EventStore): Promise<SecretBox> => {
-        const masterKey = await loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir, embedded: !config.eventStoreUrl });
+        const masterKey = await loadMasterKey({
+          masterKey: config.masterKey,
+          dataDir: config.dataDir,
+          embedded: !config.eventStoreUrl,
+        });
         return new SecretBox(masterKey, await createKeyVault(events));
       },
     },
@@ -86,7 +97,12 @@ export const REDIS = Symbol('Redis');
       inject: [APP_CONFIG, AppLogger],
       useFactory: async (config: AppConfig, logging: AppLogger): Promise<ClickHouseExecutor> => {
         // The factory applies the schema migrations before handing the executor out.
-        return createClickHouse({ url: config.clickhouseUrl, cluster: config.clickhouseCluster, dataDir: config.dataDir, logger: logging.for('clickhouse') });
+        return createClickHouse({
+          url: config.clickhouseUrl,
+          cluster: config.clickhouseCluster,
+          dataDir: config.dataDir,
+          logger: logging.for('clickhouse'),
+        });
       },
     },
     {
@@ -102,7 +118,16 @@ export const REDIS = Symbol('Redis');
         }),
     },
   ],
-  exports: [REDIS, EVENT_STORE, READ_MODEL_STORE, RATE_LIMITER, KEY_USAGE_STORE, SECRET_BOX, PROVIDER_VALIDATOR, CLICKHOUSE],
+  exports: [
+    REDIS,
+    EVENT_STORE,
+    READ_MODEL_STORE,
+    RATE_LIMITER,
+    KEY_USAGE_STORE,
+    SECRET_BOX,
+    PROVIDER_VALIDATOR,
+    CLICKHOUSE,
+  ],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

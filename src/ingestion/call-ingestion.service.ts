@@ -37,11 +37,17 @@ export class CallIngestion {
   async ingest(accountId: string, body: unknown): Promise<IngestResult> {
     const lines = linesOf(body);
     const rejected: Rejection[] = [];
-    const valid: { index: number; record: EnrichedCallRecord | null; verdict: ReturnType<typeof validateCallRecord> }[] = [];
+    const valid: {
+      index: number;
+      record: EnrichedCallRecord | null;
+      verdict: ReturnType<typeof validateCallRecord>;
+    }[] = [];
     lines.forEach((line, index) => {
-      if (line.error !== undefined) return rejected.push({ index, id: null, code: 'invalid_json', message: line.error });
+      if (line.error !== undefined)
+        return rejected.push({ index, id: null, code: 'invalid_json', message: line.error });
       const verdict = validateCallRecord(line.value);
-      if (!verdict.ok) return rejected.push({ index, id: idOf(line.value), code: verdict.code, message: verdict.message });
+      if (!verdict.ok)
+        return rejected.push({ index, id: idOf(line.value), code: verdict.code, message: verdict.message });
       valid.push({ index, record: null, verdict });
     });
     const trunkIds = valid.map((v) => (v.verdict.ok ? v.verdict.record.trunk_id : ''));
@@ -53,7 +59,12 @@ export class CallIngestion {
       const trunk = trunks.get(verdict.record.trunk_id);
       // Another account's trunk is reported exactly like a missing one: ids do not leak.
       if (!trunk || trunk.account_id !== accountId) {
-        rejected.push({ index, id: verdict.record.id, code: 'unknown_trunk', message: `trunk ${verdict.record.trunk_id} does not exist in this account` });
+        rejected.push({
+          index,
+          id: verdict.record.id,
+          code: 'unknown_trunk',
+          message: `trunk ${verdict.record.trunk_id} does not exist in this account`,
+        });
         continue;
       }
       accepted.push({ ...verdict.record, account_id: accountId, provider: trunk.ai_provider });
@@ -70,7 +81,9 @@ export class CallIngestion {
    */
   private async lookAgain(ids: string[]): Promise<Map<string, TrunkView>> {
     if (await this.readModels.restoring()) {
-      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', { retryAfterSeconds: 1 });
+      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', {
+        retryAfterSeconds: 1,
+      });
     }
     return this.trunksOf(ids);
   }
@@ -88,9 +101,18 @@ export class CallIngestion {
 
 function linesOf(body: unknown): NdjsonLine[] {
   if (body instanceof NdjsonBody) return body.lines;
-  const list = Array.isArray(body) ? body : body && typeof body === 'object' && Array.isArray((body as { calls?: unknown }).calls) ? (body as { calls: unknown[] }).calls : null;
-  if (!list) throw new DomainError('missing_required_field', 'Send NDJSON (application/x-ndjson), a JSON array of records, or {"calls": [...]}');
-  if (list.length > MAX_RECORDS_PER_REQUEST) throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
+  const list = Array.isArray(body)
+    ? body
+    : body && typeof body === 'object' && Array.isArray((body as { calls?: unknown }).calls)
+      ? (body as { calls: unknown[] }).calls
+      : null;
+  if (!list)
+    throw new DomainError(
+      'missing_required_field',
+      'Send NDJSON (application/x-ndjson), a JSON array of records, or {"calls": [...]}',
+    );
+  if (list.length > MAX_RECORDS_PER_REQUEST)
+    throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
   return list.map((value) => ({ value }));
 }
 

@@ -42,7 +42,9 @@ export const chDateTime = (date: Date): string => date.toISOString().replace('T'
 export const isoFromChDateTime = (text: string): string => `${text.replace(' ', 'T')}Z`;
 
 /** Total latency exists only when all three parts were reported. */
-export function totalLatency(r: Pick<CallRecord, 'carrier_lag_ms' | 'ai_latency_ms' | 'gateway_processing_ms'>): number | null {
+export function totalLatency(
+  r: Pick<CallRecord, 'carrier_lag_ms' | 'ai_latency_ms' | 'gateway_processing_ms'>,
+): number | null {
   if (r.carrier_lag_ms === null || r.ai_latency_ms === null || r.gateway_processing_ms === null) return null;
   return r.carrier_lag_ms + r.ai_latency_ms + r.gateway_processing_ms;
 }

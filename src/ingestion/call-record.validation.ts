@@ -1,6 +1,8 @@
 import { CALL_STATUSES, CallRecord, Turn } from './call-record';
 
-export type RecordVerdict = { ok: true; record: CallRecord } | { ok: false; code: 'missing_required_field' | 'invalid_field' | 'too_large'; message: string };
+export type RecordVerdict =
+  | { ok: true; record: CallRecord }
+  | { ok: false; code: 'missing_required_field' | 'invalid_field' | 'too_large'; message: string };
 
 const ID = /^call_[A-Za-z0-9_-]{1,64}$/;
 const TRUNK_ID = /^conn_[A-Za-z0-9]{1,64}$/;
@@ -12,12 +14,33 @@ export const MAX_SIP_TRACE_BYTES = 64 * 1024;
 const MAX_TURNS = 2000;
 const MAX_LATENCY_MS = 600_000;
 const KNOWN = new Set([
-  'id', 'trunk_id', 'direction', 'from', 'to', 'status', 'start_time', 'end_time', 'duration_seconds', 'carrier_lag_ms', 'ai_latency_ms',
-  'gateway_processing_ms', 'packet_loss_percent', 'jitter_ms', 'codec_used', 'disconnect_reason', 'turns', 'sip_trace', 'metrics', 'account_id',
+  'id',
+  'trunk_id',
+  'direction',
+  'from',
+  'to',
+  'status',
+  'start_time',
+  'end_time',
+  'duration_seconds',
+  'carrier_lag_ms',
+  'ai_latency_ms',
+  'gateway_processing_ms',
+  'packet_loss_percent',
+  'jitter_ms',
+  'codec_used',
+  'disconnect_reason',
+  'turns',
+  'sip_trace',
+  'metrics',
+  'account_id',
 ]);
 
 class Invalid extends Error {
-  constructor(readonly code: 'missing_required_field' | 'invalid_field' | 'too_large', message: string) {
+  constructor(
+    readonly code: 'missing_required_field' | 'invalid_field' | 'too_large',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -37,12 +60,14 @@ export function validateCallRecord(input: unknown): RecordVerdict {
 }
 
 function parse(input: unknown): CallRecord {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Invalid('invalid_field', 'a record must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new Invalid('invalid_field', 'a record must be a JSON object');
   const raw = input as Record<string, unknown>;
   const unknown = Object.keys(raw).find((k) => !KNOWN.has(k));
   if (unknown) throw new Invalid('invalid_field', `unknown field: ${unknown}`);
   const metrics = raw.metrics === undefined ? {} : raw.metrics;
-  if (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics)) throw new Invalid('invalid_field', 'metrics must be an object');
+  if (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics))
+    throw new Invalid('invalid_field', 'metrics must be an object');
   const m = metrics as Record<string, unknown>;
   const pick = (name: string) => (m[name] !== undefined ? m[name] : raw[name]);
   const start = instant(raw.start_time, 'start_time', true)!;
@@ -79,13 +104,15 @@ function text(value: unknown, field: string, pattern: RegExp, message: string): 
 
 function optionalText(value: unknown, field: string, pattern: RegExp): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !pattern.test(value)) throw new Invalid('invalid_field', `${field} must match ${pattern.source}`);
+  if (typeof value !== 'string' || !pattern.test(value))
+    throw new Invalid('invalid_field', `${field} must match ${pattern.source}`);
   return value;
 }
 
 function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
   if (value === undefined || value === null) throw new Invalid('missing_required_field', `${field} is required`);
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new Invalid('invalid_field', `${field} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw new Invalid('invalid_field', `${field} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -101,19 +128,22 @@ function instant(value: unknown, field: string, required: boolean): Date | null 
 
 function optionalInt(value: unknown, field: string, min: number, max: number): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new Invalid('invalid_field', `${field} must be an integer from ${min} to ${max}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw new Invalid('invalid_field', `${field} must be an integer from ${min} to ${max}`);
   return value;
 }
 
 function optionalNumber(value: unknown, field: string, min: number, max: number): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new Invalid('invalid_field', `${field} must be a number from ${min} to ${max}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw new Invalid('invalid_field', `${field} must be a number from ${min} to ${max}`);
   return value;
 }
 
 function turns(value: unknown): Turn[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.length > MAX_TURNS) throw new Invalid('invalid_field', `turns must be an array of at most ${MAX_TURNS} turns`);
+  if (!Array.isArray(value) || value.length > MAX_TURNS)
+    throw new Invalid('invalid_field', `turns must be an array of at most ${MAX_TURNS} turns`);
   return value.map((turn, i) => {
     const t = (typeof turn === 'object' && turn !== null ? turn : {}) as Record<string, unknown>;
     const at = `turns[${i}]`;
@@ -133,6 +163,7 @@ function missing(field: string): never {
 function sipTrace(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new Invalid('invalid_field', 'sip_trace must be a string');
-  if (Buffer.byteLength(value) > MAX_SIP_TRACE_BYTES) throw new Invalid('too_large', `sip_trace is larger than ${MAX_SIP_TRACE_BYTES} bytes`);
+  if (Buffer.byteLength(value) > MAX_SIP_TRACE_BYTES)
+    throw new Invalid('too_large', `sip_trace is larger than ${MAX_SIP_TRACE_BYTES} bytes`);
   return value;
 }

@@ -29,7 +29,10 @@ export interface WriterOptions {
 const DEFAULTS: WriterOptions = { maxBatchRows: 50_000, lingerMs: 5, maxQueuedRecords: 200_000 };
 
 /** Writer options for this deployment: a cross-instance mutex when instances share ClickHouse. */
-export function sharedWriterOptions(clickhouse: ClickHouseExecutor, cluster: ClusterServices | null): Partial<WriterOptions> {
+export function sharedWriterOptions(
+  clickhouse: ClickHouseExecutor,
+  cluster: ClusterServices | null,
+): Partial<WriterOptions> {
   if (!cluster || clickhouse.kind !== 'server') return {};
   const mutex = new RedisMutex(cluster.redis, `${cluster.namespace}lock:call-records`);
   return { serialize: (critical) => mutex.withLock(critical) };
@@ -48,14 +51,19 @@ export class CallRecordWriter {
   private lastVersion = 0;
   private readonly options: WriterOptions;
 
-  constructor(private readonly clickhouse: ClickHouseExecutor, options: Partial<WriterOptions> = {}) {
+  constructor(
+    private readonly clickhouse: ClickHouseExecutor,
+    options: Partial<WriterOptions> = {},
+  ) {
     this.options = { ...DEFAULTS, ...options };
   }
 
   submit(records: EnrichedCallRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     if (this.queued + records.length > this.options.maxQueuedRecords) {
-      return Promise.reject(new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }));
+      return Promise.reject(
+        new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }),
+      );
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ records, resolve, reject });
@@ -96,7 +104,10 @@ export class CallRecordWriter {
   private take(): Submission[] {
     const batch: Submission[] = [];
     let rows = 0;
-    while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].records.length <= this.options.maxBatchRows)) {
+    while (
+      this.queue.length > 0 &&
+      (batch.length === 0 || rows + this.queue[0].records.length <= this.options.maxBatchRows)
+    ) {
       const next = this.queue.shift()!;
       rows += next.records.length;
       this.queued -= next.records.length;
@@ -112,7 +123,10 @@ export class CallRecordWriter {
       await serialize(() => this.replace(latest));
       for (const submission of batch) submission.resolve();
     } catch (error) {
-      const refused = error instanceof MutexTimeoutError ? new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }) : error;
+      const refused =
+        error instanceof MutexTimeoutError
+          ? new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 })
+          : error;
       for (const submission of batch) submission.reject(refused);
     }
   }

@@ -21,52 +21,57 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * failed request; more than 10,000 records or 16 MiB stops reading at once with 413.
  */
 export function registerNdjsonParser(fastify: FastifyInstance): void {
-  fastify.addContentTypeParser('application/x-ndjson', (request: FastifyRequest, payload: NodeJS.ReadableStream, done) => {
-    const lines: NdjsonLine[] = [];
-    let pending: Buffer = Buffer.alloc(0);
-    let bytes = 0;
-    let finished = false;
-    const finish = (error: Error | null) => {
-      if (finished) return;
-      finished = true;
-      if (error) {
-        payload.removeAllListeners('data');
-        payload.resume();
-      }
-      done(error, error ? undefined : new NdjsonBody(lines));
-    };
-    const take = (line: Buffer) => {
-      if (line.length === 0 || (line.length === 1 && line[0] === 0x0d)) return;
-      if (lines.length >= MAX_RECORDS_PER_REQUEST) throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
-      lines.push(parseLine(line));
-    };
-    payload.on('data', (chunk: Buffer) => {
-      if (finished) return;
-      bytes += chunk.length;
-      try {
-        if (bytes > MAX_INGEST_BYTES) throw new DomainError('payload_too_large', `At most ${MAX_INGEST_BYTES} bytes per request`);
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        let start = 0;
-        for (let newline = pending.indexOf(0x0a, start); newline !== -1; newline = pending.indexOf(0x0a, start)) {
-          take(pending.subarray(start, newline));
-          start = newline + 1;
+  fastify.addContentTypeParser(
+    'application/x-ndjson',
+    (request: FastifyRequest, payload: NodeJS.ReadableStream, done) => {
+      const lines: NdjsonLine[] = [];
+      let pending: Buffer = Buffer.alloc(0);
+      let bytes = 0;
+      let finished = false;
+      const finish = (error: Error | null) => {
+        if (finished) return;
+        finished = true;
+        if (error) {
+          payload.removeAllListeners('data');
+          payload.resume();
         }
-        pending = pending.subarray(start);
-      } catch (error) {
-        finish(error as Error);
-      }
-    });
-    payload.on('end', () => {
-      try {
-        take(pending);
-        finish(null);
-      } catch (error) {
-        finish(error as Error);
-      }
-    });
-    payload.on('error', (error: Error) => finish(error));
-    void request;
-  });
+        done(error, error ? undefined : new NdjsonBody(lines));
+      };
+      const take = (line: Buffer) => {
+        if (line.length === 0 || (line.length === 1 && line[0] === 0x0d)) return;
+        if (lines.length >= MAX_RECORDS_PER_REQUEST)
+          throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
+        lines.push(parseLine(line));
+      };
+      payload.on('data', (chunk: Buffer) => {
+        if (finished) return;
+        bytes += chunk.length;
+        try {
+          if (bytes > MAX_INGEST_BYTES)
+            throw new DomainError('payload_too_large', `At most ${MAX_INGEST_BYTES} bytes per request`);
+          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+          let start = 0;
+          for (let newline = pending.indexOf(0x0a, start); newline !== -1; newline = pending.indexOf(0x0a, start)) {
+            take(pending.subarray(start, newline));
+            start = newline + 1;
+          }
+          pending = pending.subarray(start);
+        } catch (error) {
+          finish(error as Error);
+        }
+      });
+      payload.on('end', () => {
+        try {
+          take(pending);
+          finish(null);
+        } catch (error) {
+          finish(error as Error);
+        }
+      });
+      payload.on('error', (error: Error) => finish(error));
+      void request;
+    },
+  );
 }
 
 function parseLine(line: Buffer): NdjsonLine {

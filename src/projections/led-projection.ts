@@ -27,7 +27,9 @@ export function runWhileLeading(lease: LeaderLease, name: string, work: (term: L
     const started = work(term);
     await started.start();
     try {
-      await new Promise<void>((resolve) => (term.signal.aborted ? resolve() : term.signal.addEventListener('abort', () => resolve(), { once: true })));
+      await new Promise<void>((resolve) =>
+        term.signal.aborted ? resolve() : term.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
     } finally {
       await started.stop();
     }
@@ -35,7 +37,11 @@ export function runWhileLeading(lease: LeaderLease, name: string, work: (term: L
 }
 
 /** The shared checkpoint `key` (full Redis key) announced on the projection's channel. */
-export function redisCheckpointSource(cluster: ClusterServices, name: string, read: () => Promise<string | null>): CheckpointSource {
+export function redisCheckpointSource(
+  cluster: ClusterServices,
+  name: string,
+  read: () => Promise<string | null>,
+): CheckpointSource {
   return {
     read,
     subscribe: async (onChange, onResync) => {
@@ -64,7 +70,13 @@ export function ledReadModelRunner(
     writer: (ops, checkpoint, count) => {
       // Only a leader's runner runs; a rebuild() asked of a follower has nothing to write with.
       if (!term) throw new FencedOffError(name);
-      return cluster.writer.write(term, storePrefix, ops, { key: storePrefix + checkpoint.key, value: checkpoint.value, channel }, { key: storePrefix + appliedKey(name), events: count });
+      return cluster.writer.write(
+        term,
+        storePrefix,
+        ops,
+        { key: storePrefix + checkpoint.key, value: checkpoint.value, channel },
+        { key: storePrefix + appliedKey(name), events: count },
+      );
     },
     onCheckpoint: (position: GlobalPosition) => shared.observe(position),
   });
@@ -98,7 +110,11 @@ export function ledTrunkDimension(
       shared.observe(position);
     },
   });
-  return { projector, shared, start: () => runWhileLeading(cluster.lease, TRUNK_DIMENSION, (current) => ((term = current), projector)) };
+  return {
+    projector,
+    shared,
+    start: () => runWhileLeading(cluster.lease, TRUNK_DIMENSION, (current) => ((term = current), projector)),
+  };
 }
 
 /** A projection whose store is this process's own: it runs here from boot to shutdown. */

@@ -59,7 +59,9 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     const saved = await this.store.get(this.checkpointKey);
     this.checkpoint = saved ? decodePosition(saved) : null;
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: BATCH_SIZE }, (batch) => this.applyBatch(batch));
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: BATCH_SIZE }, (batch) =>
+      this.applyBatch(batch),
+    );
   }
 
   async stop(): Promise<void> {

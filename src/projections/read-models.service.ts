@@ -1,7 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppLogger } from '../platform/logging/logging';
-import { comparePositions, decodePosition, EVENT_STORE, EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
+import {
+  comparePositions,
+  decodePosition,
+  EVENT_STORE,
+  EventStore,
+  GlobalPosition,
+} from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/app-config';
 import { accountsProjection } from './accounts/accounts.projection';
@@ -92,7 +98,8 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
     const timeout = this.config.consistencyTimeoutMs;
     // Analytics only need to wait when the trunk dimension itself changes (names, deletion).
     const waits = [(this.shared ?? this.runner).waitFor(position, timeout)];
-    if (events.some(changesDimension)) waits.push((this.sharedDimension ?? this.trunkDimension).waitFor(position, timeout));
+    if (events.some(changesDimension))
+      waits.push((this.sharedDimension ?? this.trunkDimension).waitFor(position, timeout));
     const reached = (await Promise.all(waits)).every(Boolean);
     if (!reached) this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'read models lag behind a write');
   }

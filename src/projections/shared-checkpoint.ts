@@ -28,7 +28,10 @@ export class SharedCheckpoint {
   constructor(private readonly source: CheckpointSource) {}
 
   async start(): Promise<void> {
-    await this.source.subscribe((encoded) => this.observeEncoded(encoded), () => void this.refresh());
+    await this.source.subscribe(
+      (encoded) => this.observeEncoded(encoded),
+      () => void this.refresh(),
+    );
     await this.refresh();
   }
 

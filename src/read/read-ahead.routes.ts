@@ -13,11 +13,17 @@ type Resolver = (params: Record<string, string>, query: Record<string, unknown>)
 const ROUTES: Record<string, Resolver> = {
   '/v1/accounts/:id': (params) => ({ kind: 'hash', key: accountKeys.account(params.id) }),
   // With as_of the trunk comes from its history in the event store instead.
-  '/v1/trunks/:id': (params, query) => (query.as_of === undefined ? { kind: 'string', key: trunkKeys.trunk(params.id) } : null),
+  '/v1/trunks/:id': (params, query) =>
+    query.as_of === undefined ? { kind: 'string', key: trunkKeys.trunk(params.id) } : null,
   '/v1/gateway/trunks/:sip_username': (params) => ({ kind: 'string', key: trunkKeys.gateway(params.sip_username) }),
 };
 
-export function readAheadFor(method: string, route: string | undefined, params: unknown, query: unknown): ReadAhead | undefined {
+export function readAheadFor(
+  method: string,
+  route: string | undefined,
+  params: unknown,
+  query: unknown,
+): ReadAhead | undefined {
   if (method !== 'GET' || route === undefined) return undefined;
   const resolve = ROUTES[route];
   if (!resolve) return undefined;

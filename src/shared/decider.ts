@@ -8,6 +8,9 @@ export interface Decider<Command, Event, State> {
   initialState(): State;
 }
 
-export function fold<Event, State>(decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>, events: readonly Event[]): State {
+export function fold<Event, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
+  events: readonly Event[],
+): State {
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState());
 }

@@ -15,5 +15,10 @@ export interface EncryptedSecret {
 }
 
 export function isEncryptedSecret(value: unknown): value is EncryptedSecret {
-  return typeof value === 'object' && value !== null && (value as EncryptedSecret).alg === 'A256GCM' && typeof (value as EncryptedSecret).ct === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as EncryptedSecret).alg === 'A256GCM' &&
+    typeof (value as EncryptedSecret).ct === 'string'
+  );
 }

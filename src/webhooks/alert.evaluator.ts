@@ -1,7 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { LEADER_LEASE, LeaderLease, Leadership, runPeriodicallyWhileLeader } from '../infrastructure/cluster/leader-lease.port';
+import {
+  LEADER_LEASE,
+  LeaderLease,
+  Leadership,
+  runPeriodicallyWhileLeader,
+} from '../infrastructure/cluster/leader-lease.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { AppLogger } from '../platform/logging/logging';
@@ -25,11 +30,16 @@ interface Overview {
 /** A metric as GET /analytics/overview reports it for the same window: one definition for both. */
 export function metricOf(overview: Overview, metric: AlertMetric): number {
   switch (metric) {
-    case 'p95_latency_ms': return overview.performance.p95_latency_ms;
-    case 'p99_latency_ms': return overview.performance.p99_latency_ms;
-    case 'avg_ai_latency_ms': return overview.performance.avg_ai_latency_ms;
-    case 'success_rate': return overview.summary.success_rate;
-    case 'avg_packet_loss_percent': return overview.quality.avg_packet_loss_percent;
+    case 'p95_latency_ms':
+      return overview.performance.p95_latency_ms;
+    case 'p99_latency_ms':
+      return overview.performance.p99_latency_ms;
+    case 'avg_ai_latency_ms':
+      return overview.performance.avg_ai_latency_ms;
+    case 'success_rate':
+      return overview.summary.success_rate;
+    case 'avg_packet_loss_percent':
+      return overview.quality.avg_packet_loss_percent;
   }
 }
 
@@ -64,8 +74,13 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
    * ClickHouse queries.
    */
   onApplicationBootstrap(): void {
-    this.leadership = runPeriodicallyWhileLeader(this.lease, 'alert-evaluator', this.config.alertEvaluationIntervalMs, () => this.evaluateAll(), (error) =>
-      this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'));
+    this.leadership = runPeriodicallyWhileLeader(
+      this.lease,
+      'alert-evaluator',
+      this.config.alertEvaluationIntervalMs,
+      () => this.evaluateAll(),
+      (error) => this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -85,11 +100,21 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
 
   private async evaluate(rule: AlertRuleView): Promise<void> {
     const now = this.clock.now();
-    const query = { start_date: new Date(now.getTime() - rule.window_minutes * 60_000).toISOString(), end_date: now.toISOString(), granularity: 'daily', ...(rule.trunk_id ? { trunk_id: rule.trunk_id } : {}) } as AnalyticsQueryDto;
+    const query = {
+      start_date: new Date(now.getTime() - rule.window_minutes * 60_000).toISOString(),
+      end_date: now.toISOString(),
+      granularity: 'daily',
+      ...(rule.trunk_id ? { trunk_id: rule.trunk_id } : {}),
+    } as AnalyticsQueryDto;
     const overview = (await this.queries.execute(new GetAnalyticsOverview(rule.account_id, query, now))) as Overview;
     const calls = overview.summary.total_calls;
     const value = calls > 0 ? metricOf(overview, rule.metric) : null;
-    const outcome = await this.runner.run(alertRuleStream(rule.id), alertRuleDecider, { type: 'EvaluateAlertRule', data: { value, calls, at: now } }, { actor: 'system:alerts', correlation_id: rule.id });
+    const outcome = await this.runner.run(
+      alertRuleStream(rule.id),
+      alertRuleDecider,
+      { type: 'EvaluateAlertRule', data: { value, calls, at: now } },
+      { actor: 'system:alerts', correlation_id: rule.id },
+    );
     if (outcome.events.length > 0) {
       this.logger.info({ rule_id: rule.id, event: outcome.events[0].type, value }, 'alert rule changed state');
       await this.readModels.waitFor(outcome.position);

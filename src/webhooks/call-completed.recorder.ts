@@ -43,7 +43,13 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
 
   async onApplicationBootstrap(): Promise<void> {
     await this.refresh().catch(() => undefined);
-    this.timer = setInterval(() => void this.refresh().catch((err: Error) => this.logger.warn({ err: { message: err.message } }, 'call.completed subscribers not refreshed')), REFRESH_MS);
+    this.timer = setInterval(
+      () =>
+        void this.refresh().catch((err: Error) =>
+          this.logger.warn({ err: { message: err.message } }, 'call.completed subscribers not refreshed'),
+        ),
+      REFRESH_MS,
+    );
     this.timer.unref();
   }
 
@@ -61,8 +67,15 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
     if (!this.current) await this.becomeCurrent();
     if (!this.accounts.has(accountId)) return;
     const batchId = randomUUID();
-    const event: CallsCompleted = { type: 'CallsCompleted', data: { account_id: accountId, batch_id: batchId, calls: records.map(listForm) } };
-    await this.events.append(callsCompletedStream(batchId), [{ id: randomUUID(), ...event, metadata: { actor: 'system:ingestion' } }], 'no_stream');
+    const event: CallsCompleted = {
+      type: 'CallsCompleted',
+      data: { account_id: accountId, batch_id: batchId, calls: records.map(listForm) },
+    };
+    await this.events.append(
+      callsCompletedStream(batchId),
+      [{ id: randomUUID(), ...event, metadata: { actor: 'system:ingestion' } }],
+      'no_stream',
+    );
   }
 
   /**
@@ -84,14 +97,27 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
       if (Date.now() >= deadline) break;
       await sleep(50);
     }
-    throw new DomainError('service_unavailable', 'Webhook subscriptions are still being restored after a start; retry', { retryAfterSeconds: 1 });
+    throw new DomainError(
+      'service_unavailable',
+      'Webhook subscriptions are still being restored after a start; retry',
+      { retryAfterSeconds: 1 },
+    );
   }
 }
 
 function listForm(r: EnrichedCallRecord): CompletedCall {
   return {
-    id: r.id, trunk_id: r.trunk_id, from: r.from, to: r.to, status: r.status, duration_seconds: r.duration_seconds,
-    start_time: r.start_time.toISOString(), end_time: r.end_time ? r.end_time.toISOString() : null,
-    carrier_lag_ms: r.carrier_lag_ms, ai_latency_ms: r.ai_latency_ms, gateway_processing_ms: r.gateway_processing_ms, direction: r.direction,
+    id: r.id,
+    trunk_id: r.trunk_id,
+    from: r.from,
+    to: r.to,
+    status: r.status,
+    duration_seconds: r.duration_seconds,
+    start_time: r.start_time.toISOString(),
+    end_time: r.end_time ? r.end_time.toISOString() : null,
+    carrier_lag_ms: r.carrier_lag_ms,
+    ai_latency_ms: r.ai_latency_ms,
+    gateway_processing_ms: r.gateway_processing_ms,
+    direction: r.direction,
   };
 }

@@ -18,7 +18,10 @@ export interface CompletedCall {
  * The durable record of one ingest batch's calls for one account, appended only when that
  * account has an endpoint receiving call.completed. The dispatcher projection fans it out.
  */
-export type CallsCompleted = { type: 'CallsCompleted'; data: { account_id: string; batch_id: string; calls: CompletedCall[] } };
+export type CallsCompleted = {
+  type: 'CallsCompleted';
+  data: { account_id: string; batch_id: string; calls: CompletedCall[] };
+};
 
 export const callsCompletedStream = (batchId: string): string => `webhook-calls-${batchId}`;
 

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, GlobalPosition, VersionConflictError } from '../infrastructure/event-store/event-store.port';
 import { DeliveryView } from '../projections/webhooks/webhook-views';
-import { WebhookDeliveryCommand, webhookDeliveryDecider, webhookDeliveryStream } from '../write/webhook-deliveries/domain/webhook-delivery.decider';
+import {
+  WebhookDeliveryCommand,
+  webhookDeliveryDecider,
+  webhookDeliveryStream,
+} from '../write/webhook-deliveries/domain/webhook-delivery.decider';
 import { WebhookDeliveryEvent } from '../write/webhook-deliveries/domain/webhook-delivery.events';
 
 export interface DecidedOutcome {
@@ -15,14 +19,22 @@ export interface DecidedOutcome {
  * event-store round trip, for the worker and the retention sweeper alike. If the stream moved on
  * (another worker, a replay), the append is refused and this outcome dropped: null.
  */
-export async function decideOnView(store: EventStore, delivery: DeliveryView, command: WebhookDeliveryCommand): Promise<DecidedOutcome | null> {
+export async function decideOnView(
+  store: EventStore,
+  delivery: DeliveryView,
+  command: WebhookDeliveryCommand,
+): Promise<DecidedOutcome | null> {
   const state = { status: delivery.status, attemptsInRound: delivery.round_attempts, attempts: delivery.attempts };
   const events = webhookDeliveryDecider.decide(command, state);
   if (events.length === 0) return { events, position: null };
   const metadata = { actor: 'system:webhooks', correlation_id: delivery.id };
   try {
     const expected = delivery.revision < 0 ? 'no_stream' : delivery.revision;
-    const appended = await store.append(webhookDeliveryStream(delivery.id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })), expected);
+    const appended = await store.append(
+      webhookDeliveryStream(delivery.id),
+      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
+      expected,
+    );
     return { events, position: appended.position };
   } catch (error) {
     if (error instanceof VersionConflictError) return null;

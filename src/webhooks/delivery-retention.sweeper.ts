@@ -1,6 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LEADER_LEASE, LeaderLease, Leadership, runPeriodicallyWhileLeader } from '../infrastructure/cluster/leader-lease.port';
+import {
+  LEADER_LEASE,
+  LeaderLease,
+  Leadership,
+  runPeriodicallyWhileLeader,
+} from '../infrastructure/cluster/leader-lease.port';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
@@ -38,8 +43,13 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
   }
 
   onApplicationBootstrap(): void {
-    this.leadership = runPeriodicallyWhileLeader(this.lease, 'webhook-retention', this.config.webhookRetentionSweepMs, () => this.sweep(), (error) =>
-      this.logger.warn({ err: { message: error.message } }, 'webhook retention sweep failed'));
+    this.leadership = runPeriodicallyWhileLeader(
+      this.lease,
+      'webhook-retention',
+      this.config.webhookRetentionSweepMs,
+      () => this.sweep(),
+      (error) => this.logger.warn({ err: { message: error.message } }, 'webhook retention sweep failed'),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -56,7 +66,12 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
       const page = await this.store.page(webhookKeys.finished, webhookKeys.deliveryPrefix, 0, BATCH, 'asc');
       const due = page.values
         .map((raw) => (raw ? (JSON.parse(raw) as DeliveryView) : null))
-        .filter((view): view is DeliveryView => view !== null && (view.status === 'succeeded' || view.status === 'failed') && Date.parse(view.updated_at) <= cutoff);
+        .filter(
+          (view): view is DeliveryView =>
+            view !== null &&
+            (view.status === 'succeeded' || view.status === 'failed') &&
+            Date.parse(view.updated_at) <= cutoff,
+        );
       let position: GlobalPosition | null = null;
       for (const view of due) {
         const appended = await this.expire(view);
@@ -75,7 +90,10 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
 
   private async expire(view: DeliveryView): Promise<GlobalPosition | null> {
     const ref = { delivery_id: view.id, endpoint_id: view.endpoint_id, account_id: view.account_id };
-    const outcome = await decideOnView(this.events, view, { type: 'ExpireDelivery', data: { ref, at: this.clock.now(), finishedAt: view.updated_at } });
+    const outcome = await decideOnView(this.events, view, {
+      type: 'ExpireDelivery',
+      data: { ref, at: this.clock.now(), finishedAt: view.updated_at },
+    });
     return outcome?.position ?? null;
   }
 }

@@ -13,7 +13,10 @@ import { decideOnView } from './delivery-outcome';
 import { CommandRunner } from '../write/command-runner';
 import { WebhookDeliveryCommand } from '../write/webhook-deliveries/domain/webhook-delivery.decider';
 import { DeliveryRef, WebhookDeliveryEvent } from '../write/webhook-deliveries/domain/webhook-delivery.events';
-import { webhookEndpointDecider, webhookEndpointStream } from '../write/webhook-endpoints/domain/webhook-endpoint.decider';
+import {
+  webhookEndpointDecider,
+  webhookEndpointStream,
+} from '../write/webhook-endpoints/domain/webhook-endpoint.decider';
 import { EndpointSecrets } from './endpoint-secrets';
 import { signedHeaders } from './webhook-signer';
 import { WEBHOOK_SENDER, WebhookSender } from './webhook.sender';
@@ -102,7 +105,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   async pollOnce(): Promise<number> {
     const free = this.config.webhookConcurrency - this.inFlight.size;
     if (free <= 0) return 0;
-    const page = await this.store.page(webhookKeys.due, webhookKeys.deliveryPrefix, 0, free + this.inFlight.size, 'asc');
+    const page = await this.store.page(
+      webhookKeys.due,
+      webhookKeys.deliveryPrefix,
+      0,
+      free + this.inFlight.size,
+      'asc',
+    );
     const now = this.clock.now().getTime();
     let started = 0;
     for (const raw of page.values) {
@@ -112,7 +121,12 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       if (Date.parse(delivery.next_attempt_at) > now) break;
       started++;
       const job = this.attempt(delivery)
-        .catch((error: Error) => this.logger.warn({ delivery_id: delivery.id, err: { message: error.message } }, 'webhook attempt not recorded; retried at the next poll'))
+        .catch((error: Error) =>
+          this.logger.warn(
+            { delivery_id: delivery.id, err: { message: error.message } },
+            'webhook attempt not recorded; retried at the next poll',
+          ),
+        )
         .finally(() => {
           this.inFlight.delete(delivery.id);
           this.kick();
@@ -124,27 +138,55 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
 
   private async attempt(delivery: DeliveryView): Promise<void> {
     if (!(await this.claim(delivery))) return;
-    const ref: DeliveryRef = { delivery_id: delivery.id, endpoint_id: delivery.endpoint_id, account_id: delivery.account_id };
+    const ref: DeliveryRef = {
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      account_id: delivery.account_id,
+    };
     const raw = await this.store.get(webhookKeys.endpoint(delivery.endpoint_id));
     const endpoint = raw ? (JSON.parse(raw) as EndpointView) : null;
-    if (!endpoint) return void (await this.record(delivery, { type: 'AbandonDelivery', data: { ref, reason: 'endpoint_deleted', at: this.clock.now() } }));
-    if (!endpoint.enabled) return void (await this.record(delivery, { type: 'AbandonDelivery', data: { ref, reason: 'endpoint_disabled', at: this.clock.now() } }));
+    if (!endpoint)
+      return void (await this.record(delivery, {
+        type: 'AbandonDelivery',
+        data: { ref, reason: 'endpoint_deleted', at: this.clock.now() },
+      }));
+    if (!endpoint.enabled)
+      return void (await this.record(delivery, {
+        type: 'AbandonDelivery',
+        data: { ref, reason: 'endpoint_disabled', at: this.clock.now() },
+      }));
     const secrets = await this.secrets.signingSecrets(endpoint.id, endpoint.revision, this.clock.now());
-    if (!secrets) return void (await this.record(delivery, { type: 'AbandonDelivery', data: { ref, reason: 'endpoint_deleted', at: this.clock.now() } }));
+    if (!secrets)
+      return void (await this.record(delivery, {
+        type: 'AbandonDelivery',
+        data: { ref, reason: 'endpoint_deleted', at: this.clock.now() },
+      }));
     const body = await this.store.get(webhookKeys.deliveryBody(delivery.id));
     if (body === null) throw new Error(`delivery ${delivery.id} has no body in the read model`);
     const sentAt = this.clock.now();
     const headers = signedHeaders(secrets, delivery.event_id, Math.floor(sentAt.getTime() / 1000), body);
     const result = await this.sender.send({ url: endpoint.url, headers, body });
-    const events = await this.record(delivery, { type: 'RecordAttempt', data: { ref, result, at: this.clock.now(), retryScheduleMs: this.config.webhookRetryScheduleMs } });
+    const events = await this.record(delivery, {
+      type: 'RecordAttempt',
+      data: { ref, result, at: this.clock.now(), retryScheduleMs: this.config.webhookRetryScheduleMs },
+    });
     const failed = events?.find((e) => e.type === 'DeliveryFailed');
     if (failed?.type !== 'DeliveryFailed') return;
     if (failed.data.reason === 'endpoint_gone') {
-      await this.disable(endpoint, `The endpoint answered 410 Gone to delivery ${delivery.id} at ${failed.data.failed_at}`);
-    } else if (failed.data.reason === 'exhausted' && !(endpoint.last_success_at && endpoint.last_success_at >= delivery.created_at)) {
+      await this.disable(
+        endpoint,
+        `The endpoint answered 410 Gone to delivery ${delivery.id} at ${failed.data.failed_at}`,
+      );
+    } else if (
+      failed.data.reason === 'exhausted' &&
+      !(endpoint.last_success_at && endpoint.last_success_at >= delivery.created_at)
+    ) {
       const last = failed.data.last_attempt;
       const cause = last?.response_status ? `HTTP ${last.response_status}` : (last?.error ?? 'no response');
-      await this.disable(endpoint, `Delivery ${delivery.id} (${delivery.event_type}) failed all ${last?.attempt ?? delivery.attempts} attempts, the last with ${cause}, and nothing was delivered since ${delivery.created_at}`);
+      await this.disable(
+        endpoint,
+        `Delivery ${delivery.id} (${delivery.event_type}) failed all ${last?.attempt ?? delivery.attempts} attempts, the last with ${cause}, and nothing was delivered since ${delivery.created_at}`,
+      );
     }
   }
 
@@ -157,14 +199,22 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   }
 
   /** The outcome, decided and appended (decideOnView); the due queue shows it before the delivery can be picked again. */
-  private async record(delivery: DeliveryView, command: WebhookDeliveryCommand): Promise<WebhookDeliveryEvent[] | null> {
+  private async record(
+    delivery: DeliveryView,
+    command: WebhookDeliveryCommand,
+  ): Promise<WebhookDeliveryEvent[] | null> {
     const outcome = await decideOnView(this.events, delivery, command);
     if (outcome?.position) await this.readModels.waitFor(outcome.position);
     return outcome?.events ?? null;
   }
 
   private async disable(endpoint: EndpointView, reason: string): Promise<void> {
-    const outcome = await this.runner.run(webhookEndpointStream(endpoint.id), webhookEndpointDecider, { type: 'DisableEndpoint', data: { reason, at: this.clock.now() } }, metadataOf(endpoint.id));
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpoint.id),
+      webhookEndpointDecider,
+      { type: 'DisableEndpoint', data: { reason, at: this.clock.now() } },
+      metadataOf(endpoint.id),
+    );
     await this.readModels.waitFor(outcome.position);
     this.logger.warn({ endpoint_id: endpoint.id, reason }, 'webhook endpoint disabled');
   }

@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SECRET_BOX, SecretBox } from '../infrastructure/secrets/secret-box';
 import { CommandRunner } from '../write/command-runner';
-import { webhookEndpointDecider, webhookEndpointStream } from '../write/webhook-endpoints/domain/webhook-endpoint.decider';
+import {
+  webhookEndpointDecider,
+  webhookEndpointStream,
+} from '../write/webhook-endpoints/domain/webhook-endpoint.decider';
 
 /** The SecretBox field of an endpoint's signing secret (its AAD binds it to the endpoint). */
 export const SIGNING_SECRET_FIELD = 'signing_secret';
@@ -49,7 +52,10 @@ export class EndpointSecrets {
     if (state.status !== 'live') return null;
     const current = await this.secrets.decrypt(endpointId, SIGNING_SECRET_FIELD, state.secret);
     const previous = state.previousSecret
-      ? { secret: await this.secrets.decrypt(endpointId, SIGNING_SECRET_FIELD, state.previousSecret.secret), expiresAt: Date.parse(state.previousSecret.expiresAt) }
+      ? {
+          secret: await this.secrets.decrypt(endpointId, SIGNING_SECRET_FIELD, state.previousSecret.secret),
+          expiresAt: Date.parse(state.previousSecret.expiresAt),
+        }
       : null;
     const entry = { revision, current, previous };
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);

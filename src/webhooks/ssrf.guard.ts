@@ -12,13 +12,16 @@ const ALLOWED_RANGES = new Set(['unicast']);
 export function isForbiddenAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return !ALLOWED_RANGES.has(parsed.range());
 }
 
 export class ForbiddenAddressError extends Error {
   constructor(readonly address: string) {
-    super(`refused to connect to a private or reserved address (${address}); set WEBHOOK_ALLOW_PRIVATE=true to allow it`);
+    super(
+      `refused to connect to a private or reserved address (${address}); set WEBHOOK_ALLOW_PRIVATE=true to allow it`,
+    );
     this.name = 'ForbiddenAddressError';
   }
 }

@@ -24,7 +24,12 @@ export function sign(secret: string, id: string, timestampSeconds: number, body:
  * rotation, the previous one) give space-separated signatures; a receiver accepts any that
  * verifies, so it may switch secrets at any time during the overlap.
  */
-export function signedHeaders(secrets: string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+export function signedHeaders(
+  secrets: string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),

@@ -61,7 +61,12 @@ export class HttpsWebhookSender implements WebhookSender {
     return new Promise((resolve) => {
       const req = httpsRequest(url, {
         method: 'POST',
-        headers: { ...webhook.headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': Buffer.byteLength(webhook.body) },
+        headers: {
+          ...webhook.headers,
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'content-length': Buffer.byteLength(webhook.body),
+        },
         lookup: this.lookup as never,
         agent: this.agent,
         signal: AbortSignal.timeout(this.options.timeoutMs),
@@ -85,7 +90,8 @@ export class HttpsWebhookSender implements WebhookSender {
 function describe(error: unknown, timeoutMs?: number): string {
   if (error instanceof ForbiddenAddressError) return error.message;
   const e = error as NodeJS.ErrnoException;
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || e?.code === 'ABORT_ERR') return `timed out after ${timeoutMs} ms`;
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || e?.code === 'ABORT_ERR')
+    return `timed out after ${timeoutMs} ms`;
   if (e?.cause instanceof ForbiddenAddressError) return e.cause.message;
   return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? error).slice(0, 300);
 }

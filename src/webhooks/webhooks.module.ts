@@ -5,7 +5,11 @@ import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { WebhookReadModels } from '../projections/webhooks/webhook-read-models.service';
 import { AlertRulesReadController, WebhookEndpointsReadController } from '../read/webhooks/http/webhooks.controller';
 import {
-  GetAlertRuleHandler, GetWebhookEndpointHandler, ListAlertRulesHandler, ListWebhookDeliveriesHandler, ListWebhookEndpointsHandler,
+  GetAlertRuleHandler,
+  GetWebhookEndpointHandler,
+  ListAlertRulesHandler,
+  ListWebhookDeliveriesHandler,
+  ListWebhookEndpointsHandler,
 } from '../read/webhooks/webhook.queries';
 import { CreateAlertRuleHandler, DeleteAlertRuleHandler } from '../write/alert-rules/alert-rule.handlers';
 import { AlertRulesWriteController } from '../write/alert-rules/http/alert-rules.controller';
@@ -15,7 +19,11 @@ import { ReplayWebhookDeliveryHandler } from '../write/webhook-deliveries/replay
 import { WebhookEndpointsWriteController } from '../write/webhook-endpoints/http/webhook-endpoints.controller';
 import { WebhookEndpointSupport } from '../write/webhook-endpoints/webhook-endpoint-support';
 import {
-  CreateWebhookEndpointHandler, DeleteWebhookEndpointHandler, PingWebhookEndpointHandler, RotateWebhookSecretHandler, UpdateWebhookEndpointHandler,
+  CreateWebhookEndpointHandler,
+  DeleteWebhookEndpointHandler,
+  PingWebhookEndpointHandler,
+  RotateWebhookSecretHandler,
+  UpdateWebhookEndpointHandler,
 } from '../write/webhook-endpoints/webhook-endpoint.handlers';
 import { AlertEvaluator } from './alert.evaluator';
 import { CallCompletedRecorder } from './call-completed.recorder';
@@ -29,7 +37,13 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './webhook.sen
  * and routes, the delivery worker, the retention sweeper and the alert evaluator. Ingestion sees only CALL_BATCH_LISTENER.
  */
 @Module({
-  controllers: [WebhookEndpointsWriteController, WebhookEndpointsReadController, WebhookDeliveriesWriteController, AlertRulesWriteController, AlertRulesReadController],
+  controllers: [
+    WebhookEndpointsWriteController,
+    WebhookEndpointsReadController,
+    WebhookDeliveriesWriteController,
+    AlertRulesWriteController,
+    AlertRulesReadController,
+  ],
   providers: [
     CommandRunner,
     WebhookReadModels,
@@ -41,7 +55,11 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './webhook.sen
       provide: WEBHOOK_SENDER,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): WebhookSender =>
-        new HttpsWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, ca: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null }),
+        new HttpsWebhookSender({
+          timeoutMs: config.webhookTimeoutMs,
+          allowPrivate: config.webhookAllowPrivate,
+          ca: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null,
+        }),
     },
     WebhookDeliveryWorker,
     DeliveryRetentionSweeper,

@@ -39,9 +39,18 @@ export class CommandRunner {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   /** The current state of a stream and the revision of its last event (-1: no stream). */
-  async load<C, E extends DomainEvent, S>(streamId: string, decider: Decider<C, E, S>): Promise<{ state: S; revision: number }> {
+  async load<C, E extends DomainEvent, S>(
+    streamId: string,
+    decider: Decider<C, E, S>,
+  ): Promise<{ state: S; revision: number }> {
     const stored = await this.store.readStream(streamId);
-    return { state: fold(decider, stored.map((e) => ({ type: e.type, data: e.data }) as E)), revision: stored.length - 1 };
+    return {
+      state: fold(
+        decider,
+        stored.map((e) => ({ type: e.type, data: e.data }) as E),
+      ),
+      revision: stored.length - 1,
+    };
   }
 
   async run<C, E extends DomainEvent, S>(
@@ -62,11 +71,21 @@ export class CommandRunner {
           events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
           expected,
         );
-        return { events, state: events.reduce(decider.evolve, state), position: result.position, revision: result.nextExpectedVersion };
+        return {
+          events,
+          state: events.reduce(decider.evolve, state),
+          position: result.position,
+          revision: result.nextExpectedVersion,
+        };
       } catch (error) {
         if (!(error instanceof VersionConflictError)) throw error;
-        if (options.expected !== undefined) throw new DomainError('precondition_failed', `${streamId} has changed since version ${String(options.expected)}`);
-        if (attempt >= MAX_ATTEMPTS) throw new DomainError('conflict', 'Too many concurrent changes to the same resource; retry');
+        if (options.expected !== undefined)
+          throw new DomainError(
+            'precondition_failed',
+            `${streamId} has changed since version ${String(options.expected)}`,
+          );
+        if (attempt >= MAX_ATTEMPTS)
+          throw new DomainError('conflict', 'Too many concurrent changes to the same resource; retry');
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
       }
     }

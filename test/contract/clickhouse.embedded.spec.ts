@@ -34,7 +34,9 @@ describe('chDB worker entry', () => {
     try {
       for (const name of ['chdb.worker', 'chdb.protocol']) {
         const source = readFileSync(join(WORKER_SOURCE_DIR, `${name}.ts`), 'utf8');
-        const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+        const { outputText } = ts.transpileModule(source, {
+          compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+        });
         writeFileSync(join(buildDir, `${name}.js`), outputText);
       }
       const entry = resolveWorkerEntry(buildDir);

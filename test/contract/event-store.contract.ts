@@ -12,7 +12,11 @@ export { CASE, type ContractCase, type ContractOptions, type HeldAppend } from '
  * same underlying data (same database and schema, same data directory); the suite closes what it
  * opens. A skipped case is still registered, and prints its reason every run.
  */
-export function eventStoreContract(adapterName: string, open: () => Promise<EventStore>, options: ContractOptions = {}): void {
+export function eventStoreContract(
+  adapterName: string,
+  open: () => Promise<EventStore>,
+  options: ContractOptions = {},
+): void {
   describe(`EventStore contract (${adapterName})`, () => {
     let shared: EventStore | undefined;
     const ctx: ContractContext = {

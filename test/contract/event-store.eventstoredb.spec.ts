@@ -11,7 +11,8 @@ if (url) {
         'EventStoreDB deduplicates ids only against the expected position (or recent events for any): re-appending with another expected version conflicts or stores the ids again',
       [CASE.partialOverlap]:
         'EventStoreDB accepts ids already used in another stream, and its answer to a partly overlapping batch depends on the server version',
-      [CASE.lateCommit]: 'EventStoreDB assigns $all positions at commit: there is no open transaction a reader could overtake',
+      [CASE.lateCommit]:
+        'EventStoreDB assigns $all positions at commit: there is no open transaction a reader could overtake',
     },
   });
 } else {

@@ -21,7 +21,8 @@ if (vmModulesEnabled) {
     skip: {
       [CASE.lateCommit]:
         'PGlite is one connection whose transactions never interleave: commit order is position order, and no second connection can hold a transaction open',
-      [CASE.wakeOtherInstance]: 'PGlite lives inside one process, and one data directory is opened by one instance at a time',
+      [CASE.wakeOtherInstance]:
+        'PGlite lives inside one process, and one data directory is opened by one instance at a time',
     },
   });
 

@@ -17,7 +17,10 @@ async function holdOpenAppend(streamId: string, event: NewEvent): Promise<HeldAp
   const client = await connectToSchema(schema, url);
   await client.query('BEGIN');
   const eventsJson = JSON.stringify([{ ...event, metadata: event.metadata ?? {} }]);
-  await client.query(appendEvents.text, appendEvents.values({ streamId, expected: 'no_stream', expectedRevision: null, eventsJson }));
+  await client.query(
+    appendEvents.text,
+    appendEvents.values({ streamId, expected: 'no_stream', expectedRevision: null, eventsJson }),
+  );
   return {
     commit: async () => {
       await client.query('COMMIT');
@@ -75,7 +78,9 @@ describe('PostgreSQL event store specifics', () => {
   });
 
   it('rejects an unsupported URL scheme without echoing the URL', async () => {
-    const error = await createEventStore({ url: `mysql://root:${password}@db/x`, dataDir: tmpdir() }).catch((e: Error) => e);
+    const error = await createEventStore({ url: `mysql://root:${password}@db/x`, dataDir: tmpdir() }).catch(
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).not.toContain(password);
   });

@@ -35,7 +35,11 @@ async function conflictOf(promise: Promise<unknown>): Promise<DataKeyConflictErr
  * The one conformance suite every KeyVault adapter runs. `open()` opens a new instance over the
  * same underlying storage; the suite closes what it opens. Every case uses owners of its own.
  */
-export function keyVaultContract(adapterName: string, open: () => Promise<OpenedKeyVault>, options: KeyVaultContractOptions = {}): void {
+export function keyVaultContract(
+  adapterName: string,
+  open: () => Promise<OpenedKeyVault>,
+  options: KeyVaultContractOptions = {},
+): void {
   describe(`KeyVault contract (${adapterName})`, () => {
     let shared: OpenedKeyVault | undefined;
     const vault = (): KeyVault => {
@@ -153,7 +157,9 @@ export function keyVaultContract(adapterName: string, open: () => Promise<Opened
       });
     } else {
       it(`${KEY_VAULT_CASE.physicallyGone} [skipped: ${physicallyGoneReason}]`, () => {
-        console.warn(`[key-vault contract: ${adapterName}] skipped "${KEY_VAULT_CASE.physicallyGone}": ${physicallyGoneReason}`);
+        console.warn(
+          `[key-vault contract: ${adapterName}] skipped "${KEY_VAULT_CASE.physicallyGone}": ${physicallyGoneReason}`,
+        );
       });
     }
 

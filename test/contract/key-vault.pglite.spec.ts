@@ -18,7 +18,10 @@ async function open(): Promise<OpenedKeyVault & { store: PostgresEventStore }> {
     vault: await createKeyVault(store),
     close: () => store.close(),
     storedKey: async (ownerId) => {
-      const { rows } = await store.sql.query<{ wrapped_key: string | null }>('SELECT wrapped_key FROM data_keys WHERE owner_id = $1', [ownerId]);
+      const { rows } = await store.sql.query<{ wrapped_key: string | null }>(
+        'SELECT wrapped_key FROM data_keys WHERE owner_id = $1',
+        [ownerId],
+      );
       return rows[0]?.wrapped_key ?? null;
     },
   };

@@ -17,7 +17,10 @@ async function openStore(): Promise<PostgresEventStore> {
 async function storedKey(ownerId: string): Promise<string | null> {
   const client = await connectToSchema(schema, url);
   try {
-    const { rows } = await client.query<{ wrapped_key: string | null }>('SELECT wrapped_key FROM data_keys WHERE owner_id = $1', [ownerId]);
+    const { rows } = await client.query<{ wrapped_key: string | null }>(
+      'SELECT wrapped_key FROM data_keys WHERE owner_id = $1',
+      [ownerId],
+    );
     return rows[0]?.wrapped_key ?? null;
   } finally {
     await client.end();

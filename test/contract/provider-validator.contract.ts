@@ -27,13 +27,21 @@ interface Malformed {
   field: ProviderField;
 }
 
-const openai = (name: string, apiKey: string): Malformed => ({ name, credentials: { provider: 'openai', apiKey }, field: 'openai_api_key' });
+const openai = (name: string, apiKey: string): Malformed => ({
+  name,
+  credentials: { provider: 'openai', apiKey },
+  field: 'openai_api_key',
+});
 const elevenlabs = (name: string, apiKey: string, agentId: string, field: ProviderField): Malformed => ({
   name,
   credentials: { provider: 'elevenlabs', apiKey, agentId },
   field,
 });
-const custom = (name: string, endpoint: string): Malformed => ({ name, credentials: { provider: 'custom', endpoint }, field: 'custom_endpoint' });
+const custom = (name: string, endpoint: string): Malformed => ({
+  name,
+  credentials: { provider: 'custom', endpoint },
+  field: 'custom_endpoint',
+});
 
 export const MALFORMED: Malformed[] = [
   openai('an empty OpenAI key', ''),
@@ -98,7 +106,9 @@ export function describeProviderValidatorContract(adapter: string, harness: Prov
     );
 
     it('accepts a wss:// custom endpoint with a port, a path and a query', async () => {
-      expect(await subject.validator.validate({ provider: 'custom', endpoint: subject.customEndpoint })).toEqual({ ok: true });
+      expect(await subject.validator.validate({ provider: 'custom', endpoint: subject.customEndpoint })).toEqual({
+        ok: true,
+      });
     });
 
     it.each(MALFORMED.map((c) => [c.name, c] as const))('rejects %s, naming the field', async (_name, malformed) => {

@@ -50,8 +50,12 @@ describe('FormatProviderValidator', () => {
 
   it('accepts shapes at the bounds: sk- plus 20, 20 and 128 ElevenLabs characters, 3-character agent ids', async () => {
     expect(await validator.validate({ provider: 'openai', apiKey: `sk-${'a'.repeat(20)}` })).toEqual({ ok: true });
-    expect(await validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(20), agentId: 'abc' })).toEqual({ ok: true });
-    expect(await validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(128), agentId: 'a'.repeat(128) })).toEqual({ ok: true });
+    expect(await validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(20), agentId: 'abc' })).toEqual({
+      ok: true,
+    });
+    expect(
+      await validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(128), agentId: 'a'.repeat(128) }),
+    ).toEqual({ ok: true });
   });
 
   it('rejects one character past each bound', async () => {
@@ -60,7 +64,10 @@ describe('FormatProviderValidator', () => {
       validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(19), agentId: 'abc' }),
       validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(129), agentId: 'abc' }),
       validator.validate({ provider: 'elevenlabs', apiKey: 'a'.repeat(20), agentId: 'a'.repeat(129) }),
-      validator.validate({ provider: 'custom', endpoint: `wss://a.example/${'a'.repeat(2048 - 'wss://a.example/'.length + 1)}` }),
+      validator.validate({
+        provider: 'custom',
+        endpoint: `wss://a.example/${'a'.repeat(2048 - 'wss://a.example/'.length + 1)}`,
+      }),
     ]);
     expect(results.map((r) => (r.ok ? 'ok' : r.reason === 'rejected' ? r.field : r.reason))).toEqual([
       'openai_api_key',
@@ -72,7 +79,11 @@ describe('FormatProviderValidator', () => {
   });
 
   it('accepts custom endpoints on an IP address, an IPv6 address and with upper-case scheme', async () => {
-    for (const endpoint of ['wss://203.0.113.7/agent', 'wss://[2001:db8::1]:9443/agent', 'WSS://Agent.Example.com/ws']) {
+    for (const endpoint of [
+      'wss://203.0.113.7/agent',
+      'wss://[2001:db8::1]:9443/agent',
+      'WSS://Agent.Example.com/ws',
+    ]) {
       expect(await validator.validate({ provider: 'custom', endpoint })).toEqual({ ok: true });
     }
   });

@@ -1,6 +1,12 @@
 import { LiveProviderValidator } from '../../src/infrastructure/providers/live.provider-validator';
 import { createProviderValidator } from '../../src/infrastructure/providers/provider-validator.factory';
-import { startHttpStub, startWebSocketStub, testCertificate, type HttpStub, type WebSocketStub } from '../support/provider-stubs';
+import {
+  startHttpStub,
+  startWebSocketStub,
+  testCertificate,
+  type HttpStub,
+  type WebSocketStub,
+} from '../support/provider-stubs';
 import { describeProviderValidatorContract, WELL_FORMED } from './provider-validator.contract';
 
 /** Stand-ins that know exactly the contract's well-formed keys and agents, as a provider would. */
@@ -34,7 +40,8 @@ describeProviderValidatorContract('live, against local provider stand-ins', {
         ca,
       }),
       customEndpoint: `wss://127.0.0.1:${started.agent.port}/v1/stream?session=abc&codec=pcmu`,
-      requestsSeen: () => started.openai.requests.length + started.elevenlabs.requests.length + started.agent.connections(),
+      requestsSeen: () =>
+        started.openai.requests.length + started.elevenlabs.requests.length + started.agent.connections(),
     };
   },
   stop: async () => {

@@ -15,7 +15,9 @@ const LONG_WINDOW = 3600;
  * Runs `burst` on fresh buckets until all its decisions fall in one window, so a window boundary
  * passing mid-test cannot make the counts look wrong.
  */
-export async function inOneWindow(burst: (bucket: string) => Promise<RateLimitDecision[]>): Promise<RateLimitDecision[]> {
+export async function inOneWindow(
+  burst: (bucket: string) => Promise<RateLimitDecision[]>,
+): Promise<RateLimitDecision[]> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const decisions = await burst(`b-${randomUUID()}`);
     if (new Set(decisions.map((d) => d.resetAtSeconds)).size === 1) return decisions;

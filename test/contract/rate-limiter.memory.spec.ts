@@ -20,9 +20,15 @@ describe('MemoryRateLimiter', () => {
   it('windows follow the epoch, not the first request', async () => {
     let now = Date.UTC(2030, 0, 1, 12, 0, 59, 900);
     const limiter = new MemoryRateLimiter(() => now);
-    expect(await limiter.consume('b', 1, 60)).toMatchObject({ allowed: true, resetAtSeconds: Date.UTC(2030, 0, 1, 12, 1) / 1000 });
+    expect(await limiter.consume('b', 1, 60)).toMatchObject({
+      allowed: true,
+      resetAtSeconds: Date.UTC(2030, 0, 1, 12, 1) / 1000,
+    });
     expect((await limiter.consume('b', 1, 60)).allowed).toBe(false);
     now += 200;
-    expect(await limiter.consume('b', 1, 60)).toMatchObject({ allowed: true, resetAtSeconds: Date.UTC(2030, 0, 1, 12, 2) / 1000 });
+    expect(await limiter.consume('b', 1, 60)).toMatchObject({
+      allowed: true,
+      resetAtSeconds: Date.UTC(2030, 0, 1, 12, 2) / 1000,
+    });
   });
 });

@@ -67,7 +67,11 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
       it('del removes a key of any type', async () => {
         const store = await harness.create();
         await store.write([set('s', 'v'), { op: 'hset', key: 'h', fields: { f: 'x' } }, zadd('z', 1, 'm')]);
-        await store.write([{ op: 'del', key: 's' }, { op: 'del', key: 'h' }, { op: 'del', key: 'z' }]);
+        await store.write([
+          { op: 'del', key: 's' },
+          { op: 'del', key: 'h' },
+          { op: 'del', key: 'z' },
+        ]);
         expect(await store.get('s')).toBeNull();
         expect(await store.hgetall('h')).toEqual({});
         expect(await store.zcard('z')).toBe(0);
@@ -116,7 +120,10 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
 
       it('zrem removes a member; removing an absent member changes nothing', async () => {
         const store = await storeWithIndex(harness);
-        await store.write([{ op: 'zrem', key: 'ix', member: 'b' }, { op: 'zrem', key: 'ix', member: 'nope' }]);
+        await store.write([
+          { op: 'zrem', key: 'ix', member: 'b' },
+          { op: 'zrem', key: 'ix', member: 'nope' },
+        ]);
         expect(await store.zrange('ix', 0, 10, 'asc')).toEqual(['c', 'a', 'd']);
       });
     });
@@ -135,7 +142,12 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
         await store.write(ids.flatMap((id, i) => [zadd('big', i, id), set(`v:${id}`, `value ${id}`)]));
         const page = await store.page('big', 'v:', 100, 2400, 'desc');
         expect(page.total).toBe(2500);
-        expect(page.values).toEqual(ids.slice(0, 2400).reverse().map((id) => `value ${id}`));
+        expect(page.values).toEqual(
+          ids
+            .slice(0, 2400)
+            .reverse()
+            .map((id) => `value ${id}`),
+        );
       });
 
       it('returns the total with no values past the end or for count 0', async () => {
@@ -164,7 +176,9 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
       it('like EXEC, rejects a batch with a WRONGTYPE op but applies its other ops', async () => {
         const store = await harness.create();
         await store.write([set('s', 'v')]);
-        await expect(store.write([set('before', '1'), zadd('s', 1, 'm'), set('after', '2')])).rejects.toThrow(/WRONGTYPE/);
+        await expect(store.write([set('before', '1'), zadd('s', 1, 'm'), set('after', '2')])).rejects.toThrow(
+          /WRONGTYPE/,
+        );
         expect(await store.mget(['before', 's', 'after'])).toEqual(['1', 'v', '2']);
       });
 

@@ -15,7 +15,11 @@ describe('authentication and scopes over HTTPS', () => {
   });
 
   it('answers 401 unauthorized for a header that is not Bearer', async () => {
-    expectError(await app.anonymous.get('/v1/accounts', { headers: { authorization: `Basic ${app.adminKey}` } }), 401, 'unauthorized');
+    expectError(
+      await app.anonymous.get('/v1/accounts', { headers: { authorization: `Basic ${app.adminKey}` } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('answers 401 unauthorized for a well-formed key that does not exist', async () => {
@@ -35,7 +39,11 @@ describe('authentication and scopes over HTTPS', () => {
   it('lets the admin key create an account and list it', async () => {
     const created = await app.admin.post('/v1/accounts', { name: 'Listed Co' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^acct_[A-Za-z0-9]{24}$/), name: 'Listed Co', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^acct_[A-Za-z0-9]{24}$/),
+      name: 'Listed Co',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     const list = await app.admin.get('/v1/accounts?limit=100');
     expect(list.status).toBe(200);
     expect(list.body.accounts.map((a: { id: string }) => a.id)).toContain(created.body.id);
@@ -49,12 +57,23 @@ describe('authentication and scopes over HTTPS', () => {
     expect(list.status).toBe(200);
     expect(list.text).not.toContain(key);
     expect(list.body.api_keys).toEqual([
-      expect.objectContaining({ id: keyId, account_id: accountId, scopes: ['full'], environment: 'live', key_hint: key.slice(-4), revoked_at: null }),
+      expect.objectContaining({
+        id: keyId,
+        account_id: accountId,
+        scopes: ['full'],
+        environment: 'live',
+        key_hint: key.slice(-4),
+        revoked_at: null,
+      }),
     ]);
   });
 
   it('refuses a key for an account that does not exist with 404', async () => {
-    expectError(await app.admin.post('/v1/api-keys', { account_id: 'acct_missing', name: 'x', scopes: ['full'] }), 404, 'not_found');
+    expectError(
+      await app.admin.post('/v1/api-keys', { account_id: 'acct_missing', name: 'x', scopes: ['full'] }),
+      404,
+      'not_found',
+    );
   });
 
   it('forbids a full key the admin endpoints', async () => {
@@ -98,7 +117,12 @@ describe('authentication and scopes over HTTPS', () => {
   it('rejects a key once its expiry has passed', async () => {
     const account = await app.admin.post('/v1/accounts', { name: 'Expiring' });
     const expiresAt = new Date(Date.now() + 1500).toISOString();
-    const issued = await app.admin.post('/v1/api-keys', { account_id: account.body.id, name: 'short', scopes: ['read'], expires_at: expiresAt });
+    const issued = await app.admin.post('/v1/api-keys', {
+      account_id: account.body.id,
+      name: 'short',
+      scopes: ['read'],
+      expires_at: expiresAt,
+    });
     expect(issued.status).toBe(201);
     expect(issued.body.expires_at).toBe(expiresAt);
     const client = app.admin.withKey(issued.body.key);
@@ -111,7 +135,12 @@ describe('authentication and scopes over HTTPS', () => {
 
   it('refuses an expiry in the past, naming expires_at', async () => {
     const account = await app.admin.post('/v1/accounts', { name: 'Past' });
-    const response = await app.admin.post('/v1/api-keys', { account_id: account.body.id, name: 'old', scopes: ['read'], expires_at: '2001-01-01T00:00:00.000Z' });
+    const response = await app.admin.post('/v1/api-keys', {
+      account_id: account.body.id,
+      name: 'old',
+      scopes: ['read'],
+      expires_at: '2001-01-01T00:00:00.000Z',
+    });
     expectError(response, 400, 'missing_required_field');
     expect(response.body.error.param).toBe('expires_at');
   });

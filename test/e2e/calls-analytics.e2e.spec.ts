@@ -7,8 +7,14 @@ import { customBody, elevenlabsBody, trunkBody } from '../support/trunk-requests
 const ndjson = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
 const DAY = 86_400_000;
 
-async function ingest(client: ApiClient, records: object[]): Promise<{ accepted: number; rejected: { index: number; code: string; id: string | null }[] }> {
-  const response = await client.call('POST', '/v1/ingest/calls', { rawBody: ndjson(records), headers: { 'content-type': 'application/x-ndjson' } });
+async function ingest(
+  client: ApiClient,
+  records: object[],
+): Promise<{ accepted: number; rejected: { index: number; code: string; id: string | null }[] }> {
+  const response = await client.call('POST', '/v1/ingest/calls', {
+    rawBody: ndjson(records),
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
   if (response.status !== 200) throw new Error(`ingest: ${response.status} ${response.text}`);
   return response.body;
 }
@@ -18,12 +24,20 @@ function expectOverview(actual: any, expected: any, latencies: number[]): void {
   const { p95_latency_ms, p99_latency_ms, ...performance } = actual.performance;
   const { p95_latency_ms: _e95, p99_latency_ms: _e99, ...expectedPerformance } = expected.performance;
   expect(performance).toEqual(expectedPerformance);
-  for (const [value, p] of [[p95_latency_ms, 0.95], [p99_latency_ms, 0.99]] as const) {
+  for (const [value, p] of [
+    [p95_latency_ms, 0.95],
+    [p99_latency_ms, 0.99],
+  ] as const) {
     const exact = nearestRank(latencies, p);
     expect(Math.abs(value - exact)).toBeLessThanOrEqual(Math.max(1, exact * 0.01));
   }
-  expect(Math.abs(actual.quality.avg_packet_loss_percent - expected.quality.avg_packet_loss_percent)).toBeLessThanOrEqual(0.01);
-  expect({ ...actual.quality, avg_packet_loss_percent: 0 }).toEqual({ ...expected.quality, avg_packet_loss_percent: 0 });
+  expect(
+    Math.abs(actual.quality.avg_packet_loss_percent - expected.quality.avg_packet_loss_percent),
+  ).toBeLessThanOrEqual(0.01);
+  expect({ ...actual.quality, avg_packet_loss_percent: 0 }).toEqual({
+    ...expected.quality,
+    avg_packet_loss_percent: 0,
+  });
   expect(actual.summary).toEqual(expected.summary);
   expect(actual.period).toEqual(expected.period);
   expect(actual.by_trunk).toEqual(expected.by_trunk);
@@ -46,7 +60,11 @@ describe('call records and analytics (embedded chDB)', () => {
     app = await startTestApp();
     const account = await provisionAccountDirect(app, ['full']);
     client = account.client;
-    const ingestKey = await app.admin.post('/v1/api-keys', { account_id: account.accountId, name: 'gw', scopes: ['ingest'] });
+    const ingestKey = await app.admin.post('/v1/api-keys', {
+      account_id: account.accountId,
+      name: 'gw',
+      scopes: ['ingest'],
+    });
     gateway = app.admin.withKey(ingestKey.body.key);
     for (const body of [trunkBody(), elevenlabsBody(), customBody()]) {
       const created = await client.post('/v1/trunks', body);
@@ -56,8 +74,17 @@ describe('call records and analytics (embedded chDB)', () => {
     other = otherAccount.client;
     otherAccountId = otherAccount.accountId;
     otherTrunkId = (await other.post('/v1/trunks', trunkBody())).body.id;
-    records = [...generateCalls({ count: 900, trunkIds: trunks.map((t) => t.id), from: new Date(now - 3 * DAY), to: new Date(now - 60_000), seed: 42 })];
-    for (let i = 0; i < records.length; i += 300) expect((await ingest(gateway, records.slice(i, i + 300))).accepted).toBe(300);
+    records = [
+      ...generateCalls({
+        count: 900,
+        trunkIds: trunks.map((t) => t.id),
+        from: new Date(now - 3 * DAY),
+        to: new Date(now - 60_000),
+        seed: 42,
+      }),
+    ];
+    for (let i = 0; i < records.length; i += 300)
+      expect((await ingest(gateway, records.slice(i, i + 300))).accepted).toBe(300);
     // Rename after ingestion: analytics must show the new name.
     const renamed = await client.patch(`/v1/trunks/${trunks[0].id}`, { name: 'Renamed main line' });
     trunks[0].name = renamed.body.name;
@@ -67,10 +94,15 @@ describe('call records and analytics (embedded chDB)', () => {
   it('answers the overview exactly, daily, over a range that does not start on an hour', async () => {
     const start = new Date(now - 2.5 * DAY + 17 * 60_000);
     const end = new Date(now);
-    const response = await client.get(`/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}`);
+    const response = await client.get(
+      `/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}`,
+    );
     expect(response.status).toBe(200);
     const expected = expectedOverview(records, trunks, start, end, false);
-    const latencies = records.filter((r) => Date.parse(r.start_time) >= start.getTime()).map(total).filter((t): t is number => t !== null);
+    const latencies = records
+      .filter((r) => Date.parse(r.start_time) >= start.getTime())
+      .map(total)
+      .filter((t): t is number => t !== null);
     expectOverview(response.body, expected, latencies);
     expect(response.body.summary.total_calls).toBeGreaterThan(500);
   });
@@ -79,9 +111,19 @@ describe('call records and analytics (embedded chDB)', () => {
     const start = new Date(now - 1 * DAY - 33 * 60_000 - 7_000);
     const end = new Date(now - 2 * 3_600_000 + 123_456);
     const trunk = trunks[1];
-    const response = await client.get(`/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&granularity=hourly&trunk_id=${trunk.id}`);
+    const response = await client.get(
+      `/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&granularity=hourly&trunk_id=${trunk.id}`,
+    );
     const expected = expectedOverview(records, trunks, start, end, true, trunk.id);
-    const latencies = records.filter((r) => r.trunk_id === trunk.id && Date.parse(r.start_time) >= start.getTime() && Date.parse(r.start_time) <= end.getTime()).map(total).filter((t): t is number => t !== null);
+    const latencies = records
+      .filter(
+        (r) =>
+          r.trunk_id === trunk.id &&
+          Date.parse(r.start_time) >= start.getTime() &&
+          Date.parse(r.start_time) <= end.getTime(),
+      )
+      .map(total)
+      .filter((t): t is number => t !== null);
     expectOverview(response.body, expected, latencies);
     expect(response.body.timeseries.length).toBe(expected.timeseries.length);
   });
@@ -90,24 +132,42 @@ describe('call records and analytics (embedded chDB)', () => {
     const start = new Date(now - 2.7 * DAY - 5_123);
     const end = new Date(now - 0.2 * DAY);
     const trunk = trunks[0];
-    const response = await client.get(`/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&trunk_id=${trunk.id}`);
+    const response = await client.get(
+      `/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&trunk_id=${trunk.id}`,
+    );
     const expected = expectedOverview(records, trunks, start, end, false, trunk.id);
-    const latencies = records.filter((r) => r.trunk_id === trunk.id && Date.parse(r.start_time) >= start.getTime() && Date.parse(r.start_time) <= end.getTime()).map(total).filter((t): t is number => t !== null);
+    const latencies = records
+      .filter(
+        (r) =>
+          r.trunk_id === trunk.id &&
+          Date.parse(r.start_time) >= start.getTime() &&
+          Date.parse(r.start_time) <= end.getTime(),
+      )
+      .map(total)
+      .filter((t): t is number => t !== null);
     expectOverview(response.body, expected, latencies);
     expect(response.body.summary.total_calls).toBeGreaterThan(100);
   });
 
   it('counts nothing twice when every record is sent again, and reflects later versions', async () => {
     for (let i = 0; i < records.length; i += 300) await ingest(gateway, records.slice(i, i + 300));
-    const changed = records.filter((_, i) => i % 10 === 0).map((r) => ({ ...r, status: 'failed' as const, ai_latency_ms: (r.ai_latency_ms ?? 100) + 1000 }));
+    const changed = records
+      .filter((_, i) => i % 10 === 0)
+      .map((r) => ({ ...r, status: 'failed' as const, ai_latency_ms: (r.ai_latency_ms ?? 100) + 1000 }));
     await ingest(gateway, changed);
     const byId = new Map(records.map((r) => [r.id, r]));
     for (const c of changed) byId.set(c.id, c);
     const latest = [...byId.values()];
     const start = new Date(now - 3 * DAY - 3_600_000);
     const end = new Date(now);
-    const response = await client.get(`/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&granularity=hourly`);
-    expectOverview(response.body, expectedOverview(latest, trunks, start, end, true), latest.map(total).filter((t): t is number => t !== null));
+    const response = await client.get(
+      `/v1/analytics/overview?start_date=${start.toISOString()}&end_date=${end.toISOString()}&granularity=hourly`,
+    );
+    expectOverview(
+      response.body,
+      expectedOverview(latest, trunks, start, end, true),
+      latest.map(total).filter((t): t is number => t !== null),
+    );
     expect(response.body.summary.total_calls).toBe(records.length);
     const detail = await client.get(`/v1/calls/${changed[0].id}`);
     expect(detail.body).toMatchObject({ status: 'failed', metrics: { ai_latency_ms: changed[0].ai_latency_ms } });
@@ -137,7 +197,10 @@ describe('call records and analytics (embedded chDB)', () => {
       [5, 'call_huge_trace', 'too_large'],
     ]);
     expect((await client.get('/v1/calls/call_fresh_good_1')).status).toBe(200);
-    const invalidJson = await gateway.call('POST', '/v1/ingest/calls', { rawBody: `{"id":\n${JSON.stringify(good)}`, headers: { 'content-type': 'application/x-ndjson' } });
+    const invalidJson = await gateway.call('POST', '/v1/ingest/calls', {
+      rawBody: `{"id":\n${JSON.stringify(good)}`,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
     expect(invalidJson.body.rejected[0]).toMatchObject({ index: 0, code: 'invalid_json' });
   });
 
@@ -145,7 +208,12 @@ describe('call records and analytics (embedded chDB)', () => {
     const trunk = trunks[2];
     const mine = records.filter((r) => r.trunk_id === trunk.id);
     const first = await client.get(`/v1/calls?trunk_id=${trunk.id}&limit=50`);
-    expect(first.body.pagination).toMatchObject({ limit: 50, offset: 0, total: mine.length, has_more: mine.length > 50 });
+    expect(first.body.pagination).toMatchObject({
+      limit: 50,
+      offset: 0,
+      total: mine.length,
+      has_more: mine.length > 50,
+    });
     const seen: string[] = [];
     let page = first;
     for (;;) {
@@ -162,7 +230,9 @@ describe('call records and analytics (embedded chDB)', () => {
     const failed = await client.get('/v1/calls?status=failed&limit=100');
     expect(failed.body.calls.every((c: { status: string }) => c.status === 'failed')).toBe(true);
     const one = records[5];
-    const byNumber = await client.get(`/v1/calls?from=${encodeURIComponent(one.from)}&to=${encodeURIComponent(one.to)}`);
+    const byNumber = await client.get(
+      `/v1/calls?from=${encodeURIComponent(one.from)}&to=${encodeURIComponent(one.to)}`,
+    );
     expect(byNumber.body.calls.map((c: { id: string }) => c.id)).toContain(one.id);
     expectError(await client.get(`/v1/calls?cursor=${first.body.pagination.next_cursor}`), 400, 'invalid_params');
     expectError(await client.get('/v1/calls?limit=500'), 400, 'invalid_params');
@@ -173,8 +243,21 @@ describe('call records and analytics (embedded chDB)', () => {
     const record = records.find((r) => r.status === 'connected' && r.turns && r.sip_trace)!;
     const detail = await client.get(`/v1/calls/${record.id}`);
     expect(detail.status).toBe(200);
-    expect(detail.body).toMatchObject({ id: record.id, trunk_id: record.trunk_id, from: record.from, to: record.to, status: record.status, start_time: record.start_time, turns: record.turns, sip_trace: record.sip_trace });
-    expect(detail.body.metrics).toMatchObject({ carrier_lag_ms: record.carrier_lag_ms, jitter_ms: record.jitter_ms ?? null, codec_used: record.codec_used ?? null });
+    expect(detail.body).toMatchObject({
+      id: record.id,
+      trunk_id: record.trunk_id,
+      from: record.from,
+      to: record.to,
+      status: record.status,
+      start_time: record.start_time,
+      turns: record.turns,
+      sip_trace: record.sip_trace,
+    });
+    expect(detail.body.metrics).toMatchObject({
+      carrier_lag_ms: record.carrier_lag_ms,
+      jitter_ms: record.jitter_ms ?? null,
+      codec_used: record.codec_used ?? null,
+    });
     expectError(await other.get(`/v1/calls/${record.id}`), 404, 'not_found');
     expectError(await client.get('/v1/calls/call_nope'), 404, 'not_found');
   });
@@ -192,12 +275,22 @@ describe('call records and analytics (embedded chDB)', () => {
 
   it('keeps ingestion and reads to their scopes and answers bad ranges with 400', async () => {
     // full is everything of its account, ingestion included (decisions.md); read is GET only.
-    expect((await ingest(other, [{ ...records[0], id: 'call_sent_with_full_key', trunk_id: otherTrunkId }])).accepted).toBe(1);
+    expect(
+      (await ingest(other, [{ ...records[0], id: 'call_sent_with_full_key', trunk_id: otherTrunkId }])).accepted,
+    ).toBe(1);
     const readKey = await app.admin.post('/v1/api-keys', { account_id: otherAccountId, name: 'ro', scopes: ['read'] });
     expectError(await app.admin.withKey(readKey.body.key).post('/v1/ingest/calls', []), 403, 'forbidden');
     expectError(await gateway.get('/v1/calls'), 403, 'forbidden');
-    expectError(await client.get('/v1/analytics/overview?start_date=2026-01-10&end_date=2026-01-01'), 400, 'invalid_params');
-    expectError(await client.get('/v1/analytics/overview?start_date=2020-01-01&end_date=2026-01-01'), 400, 'invalid_params');
+    expectError(
+      await client.get('/v1/analytics/overview?start_date=2026-01-10&end_date=2026-01-01'),
+      400,
+      'invalid_params',
+    );
+    expectError(
+      await client.get('/v1/analytics/overview?start_date=2020-01-01&end_date=2026-01-01'),
+      400,
+      'invalid_params',
+    );
     expectError(await client.get('/v1/analytics/overview?granularity=weekly'), 400, 'invalid_params');
   });
 });

@@ -23,13 +23,19 @@ describe('error envelope for bad input', () => {
   });
 
   it('answers malformed JSON with 400 missing_required_field and no param', async () => {
-    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const response = await app.admin.call('POST', '/v1/accounts', {
+      rawBody: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(response, 400, 'missing_required_field');
     expect(response.body.error.param).toBeUndefined();
   });
 
   it('answers a body that is not valid UTF-8 with 400', async () => {
-    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), headers: { 'content-type': 'application/json' } });
+    const response = await app.admin.call('POST', '/v1/accounts', {
+      rawBody: Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(response, 400, 'missing_required_field');
     expect(response.body.error.message).toMatch(/UTF-8/);
   });
@@ -57,7 +63,10 @@ describe('error envelope for bad input', () => {
   });
 
   it('refuses prototype poisoning', async () => {
-    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: '{"name":"A","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    const response = await app.admin.call('POST', '/v1/accounts', {
+      rawBody: '{"name":"A","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(response, 400, 'missing_required_field');
   });
 
@@ -72,7 +81,14 @@ describe('error envelope for bad input', () => {
   });
 
   it('answers an unsupported content type with 415', async () => {
-    expectError(await app.admin.call('POST', '/v1/accounts', { rawBody: 'name=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectError(
+      await app.admin.call('POST', '/v1/accounts', {
+        rawBody: 'name=A',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('answers a bad query parameter with 400 invalid_params', async () => {
@@ -83,7 +99,11 @@ describe('error envelope for bad input', () => {
   });
 
   it('answers oversized headers with 431 in the envelope', async () => {
-    const raw = await rawTls(app.running.port, app.running.tls!.cert, `GET /v1/accounts HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const raw = await rawTls(
+      app.running.port,
+      app.running.tls!.cert,
+      `GET /v1/accounts HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(raw).toMatch(/^HTTP\/1\.1 431/);
     expect(raw).toContain('"code":"header_fields_too_large"');
   });

@@ -19,10 +19,20 @@ describe('ingestion survives SIGKILL', () => {
     let orphans: number[] = [];
     try {
       const account = (await admin.post('/v1/accounts', { name: 'Crash test' })).body;
-      const fullKey = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'full', scopes: ['full'] })).body.key;
-      const ingestKey = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'gw', scopes: ['ingest'] })).body.key;
+      const fullKey = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'full', scopes: ['full'] }))
+        .body.key;
+      const ingestKey = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'gw', scopes: ['ingest'] }))
+        .body.key;
       const trunkId = (await admin.withKey(fullKey).post('/v1/trunks', trunkBody())).body.id;
-      const records = [...generateCalls({ count: 40_000, trunkIds: [trunkId], from: new Date(Date.now() - 86_400_000), to: new Date(), seed: 7 })];
+      const records = [
+        ...generateCalls({
+          count: 40_000,
+          trunkIds: [trunkId],
+          from: new Date(Date.now() - 86_400_000),
+          to: new Date(),
+          seed: 7,
+        }),
+      ];
       const acknowledged: string[] = [];
       let failures = 0;
       const gateway = admin.withKey(ingestKey);
@@ -30,10 +40,14 @@ describe('ingestion survives SIGKILL', () => {
         for (let i = offset; i < records.length; i += 4 * 250) {
           const batch = records.slice(i, i + 250);
           const response = await gateway
-            .call('POST', '/v1/ingest/calls', { rawBody: batch.map((r) => JSON.stringify(r)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } })
+            .call('POST', '/v1/ingest/calls', {
+              rawBody: batch.map((r) => JSON.stringify(r)).join('\n'),
+              headers: { 'content-type': 'application/x-ndjson' },
+            })
             .catch(() => null);
           if (!response) return void failures++;
-          if (response.status === 200 && response.body.accepted === batch.length) acknowledged.push(...batch.map((r) => r.id));
+          if (response.status === 200 && response.body.accepted === batch.length)
+            acknowledged.push(...batch.map((r) => r.id));
         }
       };
       const senders = [0, 250, 500, 750].map(sender);

@@ -11,7 +11,11 @@ import { ServiceProcess, startServiceProcess } from '../support/service-process'
 import { generateCalls } from '../../src/tools/call-generator';
 import { trunkBody } from '../support/trunk-requests';
 
-const ADMIN = `sk_live_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(32, 'x').slice(0, 32)}`;
+const ADMIN = `sk_live_${randomBytes(24)
+  .toString('base64')
+  .replace(/[^A-Za-z0-9]/g, '')
+  .padEnd(32, 'x')
+  .slice(0, 32)}`;
 const LIMIT = 40;
 
 interface Instance {
@@ -21,7 +25,11 @@ interface Instance {
   alive: boolean;
 }
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, limitMs = 20_000): Promise<T> {
+async function until<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  what: string,
+  limitMs = 20_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await probe();
@@ -92,7 +100,11 @@ describe('three instances on one event store and one Redis', () => {
     const created = await instances[0].admin.post('/v1/accounts', { name: `Acme ${randomBytes(3).toString('hex')}` });
     const keys: string[] = [];
     for (const s of scopes) {
-      const issued = await instances[0].admin.post('/v1/api-keys', { account_id: created.body.id, name: s.join('+'), scopes: s });
+      const issued = await instances[0].admin.post('/v1/api-keys', {
+        account_id: created.body.id,
+        name: s.join('+'),
+        scopes: s,
+      });
       keys.push(issued.body.key);
       ids.push(issued.body.id);
     }
@@ -138,7 +150,8 @@ describe('three instances on one event store and one Redis', () => {
     const [fullKey, gatewayKey] = await account([['full'], ['ingest']]);
     const body = trunkBody();
     const trunk = (await instances[0].admin.withKey(fullKey).post('/v1/trunks', body)).body;
-    const digest = async (i: Instance) => (await i.admin.withKey(gatewayKey).get(`/v1/gateway/trunks/${body.sip_username}`)).body.ha1;
+    const digest = async (i: Instance) =>
+      (await i.admin.withKey(gatewayKey).get(`/v1/gateway/trunks/${body.sip_username}`)).body.ha1;
     const before = await Promise.all(instances.map(digest));
     expect((await instances[1].admin.withKey(fullKey).post(`/v1/trunks/${trunk.id}/rotate-password`)).status).toBe(200);
     const after = await Promise.all(instances.map(digest));
@@ -158,7 +171,10 @@ describe('three instances on one event store and one Redis', () => {
       );
       if (new Set(responses.map((r) => r.headers['x-ratelimit-reset'])).size > 1) continue; // a minute boundary split the burst
       const statuses = responses.map((r) => r.status);
-      expect({ allowed: statuses.filter((s) => s === 200).length, refused: statuses.filter((s) => s === 429).length }).toEqual({ allowed: LIMIT, refused: 20 });
+      expect({
+        allowed: statuses.filter((s) => s === 200).length,
+        refused: statuses.filter((s) => s === 429).length,
+      }).toEqual({ allowed: LIMIT, refused: 20 });
       return;
     }
     throw new Error('no burst fitted in one rate-limit window');
@@ -167,13 +183,28 @@ describe('three instances on one event store and one Redis', () => {
   it('ingests and answers analytics on the one instance that owns them, for trunks made through the others', async () => {
     const [fullKey, ingestKey] = await account([['full'], ['ingest']]);
     const trunk = (await instances[2].admin.withKey(fullKey).post('/v1/trunks', trunkBody())).body;
-    const records = [...generateCalls({ count: 200, trunkIds: [trunk.id], from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() - 60_000), seed: 3 })];
+    const records = [
+      ...generateCalls({
+        count: 200,
+        trunkIds: [trunk.id],
+        from: new Date(Date.now() - 3_600_000),
+        to: new Date(Date.now() - 60_000),
+        seed: 3,
+      }),
+    ];
     const gateway = instances[0].admin.withKey(ingestKey);
-    const send = () => gateway.call('POST', '/v1/ingest/calls', { rawBody: records.map((r) => JSON.stringify(r)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
+    const send = () =>
+      gateway.call('POST', '/v1/ingest/calls', {
+        rawBody: records.map((r) => JSON.stringify(r)).join('\n'),
+        headers: { 'content-type': 'application/x-ndjson' },
+      });
     // The trunk is known there at once (shared read model); a re-send replaces, never adds.
     expect([(await send()).body, (await send()).body]).toEqual(Array(2).fill({ accepted: 200, rejected: [] }));
     const reader = instances[0].admin.withKey(fullKey);
-    const [calls, overview] = await Promise.all([reader.get('/v1/calls?limit=1'), reader.get('/v1/analytics/overview?granularity=hourly')]);
+    const [calls, overview] = await Promise.all([
+      reader.get('/v1/calls?limit=1'),
+      reader.get('/v1/analytics/overview?granularity=hourly'),
+    ]);
     expect([calls.body.pagination.total, overview.body.summary.total_calls]).toEqual([200, 200]);
   });
 
@@ -194,7 +225,10 @@ describe('three instances on one event store and one Redis', () => {
     let stop = false;
     const writers = instances.map(async (instance) => {
       while (!stop) {
-        const response = await instance.admin.withKey(writeKey).post('/v1/trunks', trunkBody()).catch(() => null);
+        const response = await instance.admin
+          .withKey(writeKey)
+          .post('/v1/trunks', trunkBody())
+          .catch(() => null);
         if (!response) return; // the killed instance: nothing acknowledged there
         if (response.status === 201) {
           acknowledged.push(response.body.id);
@@ -232,6 +266,8 @@ describe('three instances on one event store and one Redis', () => {
       return counts[0] >= counts[1] ? counts : null;
     }, 'the new leader to catch up');
     expect(applied).toBe(stored);
-    process.stdout.write(`multi-instance: leader ${pid} killed; ${successor} leads after ${takeoverMs} ms; ${acknowledged.length} acknowledged creates (${acknowledged.length - beforeKill} after the kill) all readable\n`);
+    process.stdout.write(
+      `multi-instance: leader ${pid} killed; ${successor} leads after ${takeoverMs} ms; ${acknowledged.length} acknowledged creates (${acknowledged.length - beforeKill} after the kill) all readable\n`,
+    );
   }, 90_000);
 });

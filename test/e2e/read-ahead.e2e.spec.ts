@@ -13,7 +13,7 @@ interface Seen {
  * reads the record along with the credential and the rate limit. Watched with MONITOR, which
  * names the connection each command came from ("lua" for commands run by a script).
  */
-describe('read ahead in the gate\'s round trip (Redis)', () => {
+describe("read ahead in the gate's round trip (Redis)", () => {
   let app: TestApp;
   let client: ApiClient;
   let other: ApiClient;
@@ -42,14 +42,18 @@ describe('read ahead in the gate\'s round trip (Redis)', () => {
   });
 
   /** The commands that touched `key` while `act` ran, by connection: the app's own, or a script's. */
-  async function commandsOn(key: string, act: () => Promise<void>): Promise<{ gate: number; direct: string[]; script: string[] }> {
+  async function commandsOn(
+    key: string,
+    act: () => Promise<void>,
+  ): Promise<{ gate: number; direct: string[]; script: string[] }> {
     const mark = `${app.config.redisNamespace}mark:${Math.random()}`;
     const redis = new Redis(TEST_REDIS_URL);
     try {
       await redis.get(`${mark}:start`);
       await act();
       await redis.get(`${mark}:end`);
-      for (let i = 0; i < 100 && !seen.some((s) => s.args.includes(`${mark}:end`)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 100 && !seen.some((s) => s.args.includes(`${mark}:end`)); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       redis.disconnect();
     }
@@ -64,28 +68,46 @@ describe('read ahead in the gate\'s round trip (Redis)', () => {
     };
   }
 
-  it('reads a trunk, its gateway record and an account in the gate\'s script, nowhere else', async () => {
+  it("reads a trunk, its gateway record and an account in the gate's script, nowhere else", async () => {
     const body = trunkBody();
     const trunk = (await client.post('/v1/trunks', body)).body;
     const reads = [
-      { key: `rm:trunk:${trunk.id}`, get: () => client.get(`/v1/trunks/${trunk.id}`), expected: { id: trunk.id, name: body.name } },
-      { key: `rm:account:${accountId}`, get: () => app.admin.get(`/v1/accounts/${accountId}`), expected: { id: accountId, name: 'Acme' } },
+      {
+        key: `rm:trunk:${trunk.id}`,
+        get: () => client.get(`/v1/trunks/${trunk.id}`),
+        expected: { id: trunk.id, name: body.name },
+      },
+      {
+        key: `rm:account:${accountId}`,
+        get: () => app.admin.get(`/v1/accounts/${accountId}`),
+        expected: { id: accountId, name: 'Acme' },
+      },
     ];
     for (const read of reads) {
       const traffic = await commandsOn(read.key, async () => {
         const response = await read.get();
-        expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: expect.objectContaining(read.expected) });
+        expect({ status: response.status, body: response.body }).toEqual({
+          status: 200,
+          body: expect.objectContaining(read.expected),
+        });
       });
-      expect({ key: read.key, ...traffic }).toEqual({ key: read.key, gate: 1, direct: [], script: [expect.stringMatching(/^(get|hgetall)$/)] });
+      expect({ key: read.key, ...traffic }).toEqual({
+        key: read.key,
+        gate: 1,
+        direct: [],
+        script: [expect.stringMatching(/^(get|hgetall)$/)],
+      });
     }
   });
 
-  it('serves the gateway lookup from the read ahead and still scopes it to the key\'s account', async () => {
+  it("serves the gateway lookup from the read ahead and still scopes it to the key's account", async () => {
     const body = trunkBody();
     const sip = String(body.sip_username);
     // The gateway key belongs to another account than the trunk: read ahead, then refused.
     const trunk = (await client.post('/v1/trunks', body)).body;
-    const refused = await commandsOn(`rm:gateway:${sip}`, async () => expectError(await gateway.get(`/v1/gateway/trunks/${sip}`), 404, 'not_found'));
+    const refused = await commandsOn(`rm:gateway:${sip}`, async () =>
+      expectError(await gateway.get(`/v1/gateway/trunks/${sip}`), 404, 'not_found'),
+    );
     expect(refused).toEqual({ gate: 1, direct: [], script: ['get'] });
     const ingestKey = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'gw', scopes: ['ingest'] });
     const own = app.admin.withKey(ingestKey.body.key);
@@ -110,7 +132,9 @@ describe('read ahead in the gate\'s round trip (Redis)', () => {
 
   it('reads nothing ahead without a key, and as_of still reads the history', async () => {
     const trunk = (await client.post('/v1/trunks', trunkBody())).body;
-    const anonymous = await commandsOn(`rm:trunk:${trunk.id}`, async () => expectError(await app.anonymous.get(`/v1/trunks/${trunk.id}`), 401, 'missing_authentication'));
+    const anonymous = await commandsOn(`rm:trunk:${trunk.id}`, async () =>
+      expectError(await app.anonymous.get(`/v1/trunks/${trunk.id}`), 401, 'missing_authentication'),
+    );
     expect(anonymous).toEqual({ gate: 0, direct: [], script: [] });
     const asOf = await client.get(`/v1/trunks/${trunk.id}?as_of=${encodeURIComponent(new Date().toISOString())}`);
     expect(asOf.body).toMatchObject({ id: trunk.id });

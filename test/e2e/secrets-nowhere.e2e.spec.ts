@@ -13,7 +13,10 @@ const ELEVEN = 'KnownElevenLabsKey0123456789abcdef';
 
 /** Every text row of every table in the schema, as JSON. */
 async function dumpSchema(pg: Client, schema: string): Promise<string> {
-  const tables = await pg.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]);
+  const tables = await pg.query<{ table_name: string }>(
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1',
+    [schema],
+  );
   let out = '';
   for (const { table_name } of tables.rows) {
     const rows = await pg.query(`SELECT * FROM "${schema}"."${table_name}"`);
@@ -29,7 +32,12 @@ async function dumpRedis(redis: Redis, namespace: string): Promise<string> {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}*`, 'COUNT', 500);
     for (const key of keys) {
       const type = await redis.type(key);
-      const value = type === 'hash' ? await redis.hgetall(key) : type === 'zset' ? await redis.call('ZRANGE', key, '0', '-1') : await redis.get(key);
+      const value =
+        type === 'hash'
+          ? await redis.hgetall(key)
+          : type === 'zset'
+            ? await redis.call('ZRANGE', key, '0', '-1')
+            : await redis.get(key);
       out += `${key}=${JSON.stringify(value)}\n`;
     }
     cursor = next;
@@ -43,7 +51,14 @@ describe('secrets appear nowhere (PostgreSQL event store, Redis read models)', (
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp({ REDIS_URL: TEST_REDIS_URL, EVENT_STORE_URL: url, EVENT_STORE_SCHEMA: schema, MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), PROVIDER_VALIDATION: 'format', LOG_LEVEL: 'trace' });
+    app = await startTestApp({
+      REDIS_URL: TEST_REDIS_URL,
+      EVENT_STORE_URL: url,
+      EVENT_STORE_SCHEMA: schema,
+      MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
+      PROVIDER_VALIDATION: 'format',
+      LOG_LEVEL: 'trace',
+    });
   }, 60_000);
   afterAll(async () => {
     await app.stop();
@@ -54,7 +69,9 @@ describe('secrets appear nowhere (PostgreSQL event store, Redis read models)', (
     const { client } = await provisionAccountDirect(app, ['full']);
     const responses: ApiResponse[] = [];
     const record = <T extends ApiResponse>(r: T) => (responses.push(r), r);
-    const created = record(await client.post('/v1/trunks', trunkBody({ sip_password: PASSWORD, openai_api_key: OPENAI })));
+    const created = record(
+      await client.post('/v1/trunks', trunkBody({ sip_password: PASSWORD, openai_api_key: OPENAI })),
+    );
     const id = created.body.id;
     record(await client.post('/v1/trunks', elevenlabsBody({ sip_password: PASSWORD, elevenlabs_api_key: ELEVEN })));
     record(await client.patch(`/v1/trunks/${id}`, { openai_api_key: OPENAI_2, name: 'Renamed' }));
@@ -73,7 +90,10 @@ describe('secrets appear nowhere (PostgreSQL event store, Redis read models)', (
         'event store tables': await dumpSchema(pg, schema),
         redis: await dumpRedis(redis, app.config.redisNamespace),
         // The rotation response is the one place the new password may appear, once.
-        responses: responses.filter((r) => r !== rotated).map((r) => r.text).join('\n'),
+        responses: responses
+          .filter((r) => r !== rotated)
+          .map((r) => r.text)
+          .join('\n'),
         logs: app.logs.join('\n'),
       };
       expect(places['event store tables'].length).toBeGreaterThan(1000);

@@ -20,15 +20,18 @@ function recordCalls(instance: object, calls: string[]): void {
   let proto = Object.getPrototypeOf(instance);
   const names = new Set<string>();
   while (proto && proto !== Object.prototype) {
-    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor' && typeof (instance as Record<string, unknown>)[name] === 'function') names.add(name);
+    for (const name of Object.getOwnPropertyNames(proto))
+      if (name !== 'constructor' && typeof (instance as Record<string, unknown>)[name] === 'function') names.add(name);
     proto = Object.getPrototypeOf(proto);
   }
   for (const name of names) {
     const original = (instance as Record<string, (...args: unknown[]) => unknown>)[name].bind(instance);
-    jest.spyOn(instance as Record<string, (...args: unknown[]) => unknown>, name).mockImplementation((...args: unknown[]) => {
-      calls.push(`${name}(${JSON.stringify(args)})`);
-      return original(...args);
-    });
+    jest
+      .spyOn(instance as Record<string, (...args: unknown[]) => unknown>, name)
+      .mockImplementation((...args: unknown[]) => {
+        calls.push(`${name}(${JSON.stringify(args)})`);
+        return original(...args);
+      });
   }
 }
 
@@ -41,21 +44,39 @@ describe('API key comparison is constant-time', () => {
     const literal = /^(undefined|null|true|false|\d[\w.]*|['"`].*|[A-Z][A-Z0-9_]*|.*\.(length|size))$/;
     const offences: string[] = [];
     for (const file of sourceFiles(SRC)) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/^\s*(\/\/|\*)/.test(line)) return;
-        for (const [, left, , right] of line.matchAll(comparison)) {
-          if (literal.test(right) || literal.test(left) || /typeof/.test(line.slice(0, line.indexOf(left) + left.length))) continue;
-          if (secretName.test(left) || secretName.test(right)) offences.push(`${file.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`);
-        }
-        if (/(secret|hash|signature|password|ha1|digest)\w*\.(localeCompare|equals|(startsWith|endsWith)\((?![A-Z][A-Z0-9_]*\)|['"`]))\(?/i.test(line)) offences.push(`${file.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/^\s*(\/\/|\*)/.test(line)) return;
+          for (const [, left, , right] of line.matchAll(comparison)) {
+            if (
+              literal.test(right) ||
+              literal.test(left) ||
+              /typeof/.test(line.slice(0, line.indexOf(left) + left.length))
+            )
+              continue;
+            if (secretName.test(left) || secretName.test(right))
+              offences.push(`${file.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`);
+          }
+          if (
+            /(secret|hash|signature|password|ha1|digest)\w*\.(localeCompare|equals|(startsWith|endsWith)\((?![A-Z][A-Z0-9_]*\)|['"`]))\(?/i.test(
+              line,
+            )
+          )
+            offences.push(`${file.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(offences).toEqual([]);
     // The one comparison of a key with a known value (ADMIN_API_KEY) goes through timingSafeEqual of hashes.
-    expect(readFileSync(join(SRC, 'platform/auth/authenticator.ts'), 'utf8')).toMatch(/timingSafeEqual\(this\.adminHash, Buffer\.from\(hash, 'hex'\)\)/);
+    expect(readFileSync(join(SRC, 'platform/auth/authenticator.ts'), 'utf8')).toMatch(
+      /timingSafeEqual\(this\.adminHash, Buffer\.from\(hash, 'hex'\)\)/,
+    );
   });
 
-  for (const [label, env] of [['Redis', { REDIS_URL: TEST_REDIS_URL }], ['in-process memory', {}]] as const) {
+  for (const [label, env] of [
+    ['Redis', { REDIS_URL: TEST_REDIS_URL }],
+    ['in-process memory', {}],
+  ] as const) {
     describe(`key lookup (${label} stores)`, () => {
       let app: TestApp;
       beforeAll(async () => {

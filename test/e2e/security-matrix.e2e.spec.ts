@@ -50,7 +50,14 @@ describe('security matrix: every route × every credential', () => {
       const revoked = await app.admin.post('/v1/api-keys', { ...account, name: `revoked ${scope}`, scopes: [scope] });
       expect((await app.admin.delete(`/v1/api-keys/${revoked.body.id}`)).status).toBe(204);
       keys[`revoked:${scope}`] = revoked.body.key;
-      keys[`expired:${scope}`] = (await app.admin.post('/v1/api-keys', { ...account, name: `expired ${scope}`, scopes: [scope], expires_at: expiresAt })).body.key;
+      keys[`expired:${scope}`] = (
+        await app.admin.post('/v1/api-keys', {
+          ...account,
+          name: `expired ${scope}`,
+          scopes: [scope],
+          expires_at: expiresAt,
+        })
+      ).body.key;
     }
     await populate(app, world, operations, 'other');
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now() + 100)));
@@ -58,12 +65,21 @@ describe('security matrix: every route × every credential', () => {
   afterAll(() => stop(), 30_000);
 
   /** A route called with a made-up id and an empty JSON object where a body is taken. */
-  const call = (route: RouteEntry, authorization: string | null, ids: Record<string, string> = {}): Promise<ApiResponse> => {
-    const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => encodeURIComponent(ids[name] ?? 'id_doesnotexist'));
+  const call = (
+    route: RouteEntry,
+    authorization: string | null,
+    ids: Record<string, string> = {},
+  ): Promise<ApiResponse> => {
+    const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) =>
+      encodeURIComponent(ids[name] ?? 'id_doesnotexist'),
+    );
     const withBody = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT';
     return app.anonymous.call(route.method, path, {
       key: null,
-      headers: { ...(authorization ? { authorization } : {}), ...(withBody ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(authorization ? { authorization } : {}),
+        ...(withBody ? { 'content-type': 'application/json' } : {}),
+      },
       rawBody: withBody ? '{}' : undefined,
     });
   };
@@ -74,7 +90,9 @@ describe('security matrix: every route × every credential', () => {
     const documented = new Set(operations.map((op) => `${op.method} ${op.path}`));
     expect(routes.length).toBeGreaterThan(20);
     expect(routes.filter((route) => areaOf(route.path) === null).map(routeKey)).toEqual([]);
-    expect(routes.filter((route) => areaOf(route.path) !== 'public' && !documented.has(routeKey(route))).map(routeKey)).toEqual([]);
+    expect(
+      routes.filter((route) => areaOf(route.path) !== 'public' && !documented.has(routeKey(route))).map(routeKey),
+    ).toEqual([]);
     expect([...documented].filter((op) => !routes.some((route) => routeKey(route) === op))).toEqual([]);
   });
 
@@ -92,36 +110,76 @@ describe('security matrix: every route × every credential', () => {
   const refusals: [string, (route: RouteEntry) => string | null, string, RegExp][] = [
     ['no Authorization header', () => null, 'missing_authentication', /Authorization/],
     ['a malformed key', () => 'Bearer sk_live_tooShort', 'unauthorized', /Invalid API key/],
-    ['a scheme other than Bearer', () => `Basic ${Buffer.from('user:pass').toString('base64')}`, 'unauthorized', /Bearer/],
-    ['a well-formed key that was never issued', () => `Bearer sk_live_${'N'.repeat(32)}`, 'unauthorized', /Invalid API key/],
-    ['a key of the other environment (test against live)', () => `Bearer sk_test_${'T'.repeat(32)}`, 'unauthorized', /test key.*live/],
-    ['a revoked key of the scope the route needs', (route) => `Bearer ${keys[`revoked:${neededScope(route)}`]}`, 'unauthorized', /revoked/],
-    ['an expired key of the scope the route needs', (route) => `Bearer ${keys[`expired:${neededScope(route)}`]}`, 'unauthorized', /expired/],
+    [
+      'a scheme other than Bearer',
+      () => `Basic ${Buffer.from('user:pass').toString('base64')}`,
+      'unauthorized',
+      /Bearer/,
+    ],
+    [
+      'a well-formed key that was never issued',
+      () => `Bearer sk_live_${'N'.repeat(32)}`,
+      'unauthorized',
+      /Invalid API key/,
+    ],
+    [
+      'a key of the other environment (test against live)',
+      () => `Bearer sk_test_${'T'.repeat(32)}`,
+      'unauthorized',
+      /test key.*live/,
+    ],
+    [
+      'a revoked key of the scope the route needs',
+      (route) => `Bearer ${keys[`revoked:${neededScope(route)}`]}`,
+      'unauthorized',
+      /revoked/,
+    ],
+    [
+      'an expired key of the scope the route needs',
+      (route) => `Bearer ${keys[`expired:${neededScope(route)}`]}`,
+      'unauthorized',
+      /expired/,
+    ],
   ];
-  const neededScope = (route: RouteEntry): string => ({ admin: 'admin', ingest: 'ingest', account: 'full' })[areaOf(route.path) as Exclude<Area, 'public'>];
+  const neededScope = (route: RouteEntry): string =>
+    ({ admin: 'admin', ingest: 'ingest', account: 'full' })[areaOf(route.path) as Exclude<Area, 'public'>];
 
   it.each(refusals)('answers every non-public route with 401 for %s', async (_label, authorization, code, message) => {
     const bad: string[] = [];
     for (const route of scoped()) {
       const response = await call(route, authorization(route));
-      if (response.status !== 401 || response.body?.error?.code !== code || !message.test(response.body.error.message)) {
+      if (
+        response.status !== 401 ||
+        response.body?.error?.code !== code ||
+        !message.test(response.body.error.message)
+      ) {
         bad.push(`${routeKey(route)}: ${got(response)} ${response.body?.error?.message ?? ''}`);
       }
     }
     expect(bad).toEqual([]);
   });
 
-  it.each(['admin', 'full', 'read', 'ingest'] as Scope[])('lets a %s key through exactly the routes decisions.md gives it, 403 forbidden elsewhere', async (scope) => {
-    const key = { admin: world.keys.admin, full: world.keys.own.full, read: world.keys.own.read, ingest: world.keys.own.ingest }[scope];
-    const bad: string[] = [];
-    for (const route of scoped()) {
-      const response = await call(route, `Bearer ${key}`);
-      const allowed = scopeMayUse(scope, areaOf(route.path) as Exclude<Area, 'public'>, route.method);
-      const ok = allowed ? response.status !== 401 && response.status !== 403 && response.status < 500 : response.status === 403 && response.body?.error?.code === 'forbidden';
-      if (!ok) bad.push(`${routeKey(route)} (${allowed ? 'allowed' : 'forbidden'}): ${got(response)}`);
-    }
-    expect(bad).toEqual([]);
-  });
+  it.each(['admin', 'full', 'read', 'ingest'] as Scope[])(
+    'lets a %s key through exactly the routes decisions.md gives it, 403 forbidden elsewhere',
+    async (scope) => {
+      const key = {
+        admin: world.keys.admin,
+        full: world.keys.own.full,
+        read: world.keys.own.read,
+        ingest: world.keys.own.ingest,
+      }[scope];
+      const bad: string[] = [];
+      for (const route of scoped()) {
+        const response = await call(route, `Bearer ${key}`);
+        const allowed = scopeMayUse(scope, areaOf(route.path) as Exclude<Area, 'public'>, route.method);
+        const ok = allowed
+          ? response.status !== 401 && response.status !== 403 && response.status < 500
+          : response.status === 403 && response.body?.error?.code === 'forbidden';
+        if (!ok) bad.push(`${routeKey(route)} (${allowed ? 'allowed' : 'forbidden'}): ${got(response)}`);
+      }
+      expect(bad).toEqual([]);
+    },
+  );
 
   it("answers 404 not_found for another account's resource on every account and ingest route with an id, and changes nothing of it", async () => {
     const bad: string[] = [];
@@ -137,14 +195,19 @@ describe('security matrix: every route × every credential', () => {
       const key = areaOf(route.path) === 'ingest' ? world.keys.own.ingest : world.keys.own.full;
       const response = await call(route, `Bearer ${key}`, ids);
       tried.push(routeKey(route));
-      if (response.status !== 404 || response.body?.error?.code !== 'not_found') bad.push(`${routeKey(route)}: ${got(response)}`);
+      if (response.status !== 404 || response.body?.error?.code !== 'not_found')
+        bad.push(`${routeKey(route)}: ${got(response)}`);
     }
     expect(tried.length).toBeGreaterThan(10);
     // The other account still sees each of its resources as it was (nothing was deleted or changed).
-    for (const op of operations.filter((o) => o.method === 'GET' && o.pathParams.length === 1 && o.path.endsWith('}') && areaOf(o.path) === 'account')) {
+    for (const op of operations.filter(
+      (o) => o.method === 'GET' && o.pathParams.length === 1 && o.path.endsWith('}') && areaOf(o.path) === 'account',
+    )) {
       const id = world.pick(collectionOf(op.path, op.pathParams[0].name), 'other', 0);
       if (!id) continue;
-      const response = await app.anonymous.get(op.path.replace(/\{[^}]+\}/, encodeURIComponent(id)), { key: world.keys.other.full });
+      const response = await app.anonymous.get(op.path.replace(/\{[^}]+\}/, encodeURIComponent(id)), {
+        key: world.keys.other.full,
+      });
       if (response.status !== 200) bad.push(`other account's ${op.path} ${id} afterwards: ${got(response)}`);
     }
     expect(bad).toEqual([]);

@@ -17,7 +17,11 @@ describe('transport security', () => {
   let key: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', BODY_LIMIT_BYTES: String(64 * 1024) });
+    app = await startTestApp({
+      HEADERS_TIMEOUT_MS: '1000',
+      REQUEST_TIMEOUT_MS: '2000',
+      BODY_LIMIT_BYTES: String(64 * 1024),
+    });
     ({ key } = await provisionAccountDirect(app, ['full', 'ingest']));
   });
   afterAll(() => app.stop());
@@ -25,10 +29,21 @@ describe('transport security', () => {
   const handshake = (minVersion: 'TLSv1' | 'TLSv1.1' | 'TLSv1.3', maxVersion: 'TLSv1' | 'TLSv1.1' | 'TLSv1.3') =>
     new Promise<string>((resolve) => {
       // SECLEVEL=0 lets this client offer the old protocols at all: the refusal must come from the server.
-      const socket = connect({ host: '127.0.0.1', port: app.running.port, ca: app.running.tls!.cert, servername: 'localhost', minVersion, maxVersion, ciphers: 'DEFAULT@SECLEVEL=0' }, () => {
-        resolve(socket.getProtocol() ?? 'none');
-        socket.end();
-      });
+      const socket = connect(
+        {
+          host: '127.0.0.1',
+          port: app.running.port,
+          ca: app.running.tls!.cert,
+          servername: 'localhost',
+          minVersion,
+          maxVersion,
+          ciphers: 'DEFAULT@SECLEVEL=0',
+        },
+        () => {
+          resolve(socket.getProtocol() ?? 'none');
+          socket.end();
+        },
+      );
       socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     });
 
@@ -39,7 +54,13 @@ describe('transport security', () => {
   });
 
   it('disconnects a client that sends its headers byte by byte, with 408 in the envelope', async () => {
-    const outcome = await trickle(app.running.port, app.running.tls!.cert, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n', `X-Slow: ${'a'.repeat(100)}\r\n\r\n`, 100);
+    const outcome = await trickle(
+      app.running.port,
+      app.running.tls!.cert,
+      'GET /healthz HTTP/1.1\r\nHost: localhost\r\n',
+      `X-Slow: ${'a'.repeat(100)}\r\n\r\n`,
+      100,
+    );
     expect(outcome.closedByServer).toBe(true);
     expect(outcome.response).toMatch(/^HTTP\/1\.1 408/);
     expect(outcome.response).toContain('"code":"request_timeout"');
@@ -66,18 +87,29 @@ describe('transport security', () => {
   });
 
   it('refuses an announced oversized body with 413 before reading it', async () => {
-    const raw = await rawTls(app.running.port, app.running.tls!.cert, `POST /v1/trunks HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\nConnection: close\r\n\r\n{"name":`);
+    const raw = await rawTls(
+      app.running.port,
+      app.running.tls!.cert,
+      `POST /v1/trunks HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\nConnection: close\r\n\r\n{"name":`,
+    );
     expect(raw).toMatch(/^HTTP\/1\.1 413/);
     expect(raw).toContain('"code":"payload_too_large"');
   });
 
   it('refuses a chunked body that grows past the limit with 413', async () => {
-    const body = Readable.from((function* () {
-      for (let i = 0; i < 20; i++) yield Buffer.from(i === 0 ? `{"name":"${'y'.repeat(8190)}` : 'y'.repeat(8192));
-    })());
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < 20; i++) yield Buffer.from(i === 0 ? `{"name":"${'y'.repeat(8190)}` : 'y'.repeat(8192));
+      })(),
+    );
     const agent = new Agent({ connect: { ca: app.running.tls!.cert } });
     try {
-      const response = await request(`${app.anonymous.origin}/v1/trunks`, { method: 'POST', body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, dispatcher: agent });
+      const response = await request(`${app.anonymous.origin}/v1/trunks`, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        dispatcher: agent,
+      });
       expect(response.headers['content-length']).toBeDefined();
       expect(response.statusCode).toBe(413);
       expect(((await response.body.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
@@ -87,15 +119,27 @@ describe('transport security', () => {
   });
 
   it('refuses an ingestion body over 16 MiB with 413', async () => {
-    const response = await app.anonymous.call('POST', '/v1/ingest/calls', { key, rawBody: Buffer.alloc(17 * 1024 * 1024, 0x20), headers: { 'content-type': 'application/x-ndjson' } });
+    const response = await app.anonymous.call('POST', '/v1/ingest/calls', {
+      key,
+      rawBody: Buffer.alloc(17 * 1024 * 1024, 0x20),
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
     expectError(response, 413, 'payload_too_large');
   });
 
   it('answers 431 for many headers over 16 KiB in all and for a request line over 16 KiB, and accepts 12 KiB of headers', async () => {
     const many = Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'v'.repeat(40)}\r\n`).join('');
-    const headers = await rawTls(app.running.port, app.running.tls!.cert, `GET /healthz HTTP/1.1\r\nHost: localhost\r\n${many}\r\n`);
+    const headers = await rawTls(
+      app.running.port,
+      app.running.tls!.cert,
+      `GET /healthz HTTP/1.1\r\nHost: localhost\r\n${many}\r\n`,
+    );
     expect(headers).toMatch(/^HTTP\/1\.1 431/);
-    const line = await rawTls(app.running.port, app.running.tls!.cert, `GET /v1/trunks?q=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const line = await rawTls(
+      app.running.port,
+      app.running.tls!.cert,
+      `GET /v1/trunks?q=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
     expect(line).toMatch(/^HTTP\/1\.1 431/);
     expect(line).toContain('"code":"header_fields_too_large"');
     const fits = await app.anonymous.get('/healthz', { headers: { 'x-padding': 'p'.repeat(12 * 1024) } });
@@ -109,16 +153,28 @@ describe('transport security', () => {
       await app.anonymous.get('/v1/trunks'),
       await app.anonymous.get('/v1/nowhere', { key }),
       await app.anonymous.call('PUT', '/v1/trunks', { key }),
-      await app.anonymous.call('POST', '/v1/trunks', { key, rawBody: 'a=1', headers: { 'content-type': 'text/plain' } }),
+      await app.anonymous.call('POST', '/v1/trunks', {
+        key,
+        rawBody: 'a=1',
+        headers: { 'content-type': 'text/plain' },
+      }),
       await app.anonymous.post('/v1/trunks', { name: 'x'.repeat(70 * 1024) }, { key }),
       await app.anonymous.get('/v1/trunks/%'),
     ];
     for (const response of responses) {
-      expect({ status: response.status, poweredBy: response.headers['x-powered-by'], server: response.headers.server }).toEqual({ status: response.status, poweredBy: undefined, server: undefined });
+      expect({
+        status: response.status,
+        poweredBy: response.headers['x-powered-by'],
+        server: response.headers.server,
+      }).toEqual({ status: response.status, poweredBy: undefined, server: undefined });
     }
     const raws = [
       await rawPlain(app.running.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'),
-      await rawTls(app.running.port, app.running.tls!.cert, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      await rawTls(
+        app.running.port,
+        app.running.tls!.cert,
+        `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      ),
       await rawTls(app.running.port, app.running.tls!.cert, 'BROKEN\r\n\r\n'),
     ];
     for (const raw of raws) {

@@ -10,7 +10,12 @@ describe('graceful shutdown on SIGTERM', () => {
     const service = await startServiceProcess({ DATA_DIR: dataDir });
     const client = new ApiClient(service.origin, service.ca, service.adminKey);
     try {
-      const inFlight = Array.from({ length: 40 }, (_, i) => client.post('/v1/accounts', { name: `term-${i}` }).then((r) => r.status, () => 'refused'));
+      const inFlight = Array.from({ length: 40 }, (_, i) =>
+        client.post('/v1/accounts', { name: `term-${i}` }).then(
+          (r) => r.status,
+          () => 'refused',
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 5));
       service.child.kill('SIGTERM');
       const outcomes = await Promise.all(inFlight);

@@ -16,7 +16,11 @@ describe('HTTPS transport', () => {
     const response = await request(`http://127.0.0.1:${app.running.port}/v1/accounts`);
     const body = (await response.body.json()) as { error: { code: string; message: string; status: number } };
     expect(response.statusCode).toBe(400);
-    expect(body.error).toEqual({ code: 'missing_required_field', message: expect.stringMatching(/HTTPS is required/), status: 400 });
+    expect(body.error).toEqual({
+      code: 'missing_required_field',
+      message: expect.stringMatching(/HTTPS is required/),
+      status: 400,
+    });
   });
 
   it('answers a raw plain-HTTP request line the same way', async () => {
@@ -32,15 +36,27 @@ describe('HTTPS transport', () => {
     const openapi = await app.anonymous.get('/v1/openapi.json');
     expect(openapi.status).toBe(200);
     expect(openapi.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/v1/accounts', '/v1/api-keys', '/v1/api-keys/{id}']));
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/accounts', '/v1/api-keys', '/v1/api-keys/{id}']),
+    );
   });
 
   it('refuses TLS 1.1', async () => {
     const outcome = await new Promise<string>((resolve) => {
-      const socket = tlsConnect({ host: '127.0.0.1', port: app.running.port, ca: app.running.tls!.cert, servername: 'localhost', minVersion: 'TLSv1', maxVersion: 'TLSv1.1' }, () => {
-        socket.end();
-        resolve('connected');
-      });
+      const socket = tlsConnect(
+        {
+          host: '127.0.0.1',
+          port: app.running.port,
+          ca: app.running.tls!.cert,
+          servername: 'localhost',
+          minVersion: 'TLSv1',
+          maxVersion: 'TLSv1.1',
+        },
+        () => {
+          socket.end();
+          resolve('connected');
+        },
+      );
       socket.on('error', () => resolve('refused'));
     });
     expect(outcome).toBe('refused');
@@ -48,10 +64,19 @@ describe('HTTPS transport', () => {
 
   it('accepts TLS 1.2', async () => {
     const protocol = await new Promise<string | null>((resolve, reject) => {
-      const socket = tlsConnect({ host: '127.0.0.1', port: app.running.port, ca: app.running.tls!.cert, servername: 'localhost', maxVersion: 'TLSv1.2' }, () => {
-        resolve(socket.getProtocol());
-        socket.end();
-      });
+      const socket = tlsConnect(
+        {
+          host: '127.0.0.1',
+          port: app.running.port,
+          ca: app.running.tls!.cert,
+          servername: 'localhost',
+          maxVersion: 'TLSv1.2',
+        },
+        () => {
+          resolve(socket.getProtocol());
+          socket.end();
+        },
+      );
       socket.on('error', reject);
     });
     expect(protocol).toBe('TLSv1.2');
@@ -68,7 +93,11 @@ describe('behind a TLS-terminating proxy (TLS_MODE=proxy)', () => {
 
   it('answers 400 when X-Forwarded-Proto is not https', async () => {
     expectError(await app.admin.get('/v1/accounts'), 400, 'missing_required_field');
-    expectError(await app.admin.get('/v1/accounts', { headers: { 'x-forwarded-proto': 'http' } }), 400, 'missing_required_field');
+    expectError(
+      await app.admin.get('/v1/accounts', { headers: { 'x-forwarded-proto': 'http' } }),
+      400,
+      'missing_required_field',
+    );
   });
 
   it('serves requests the proxy says came over https', async () => {

@@ -10,14 +10,22 @@ describe('trunks under concurrency (PostgreSQL event store, Redis)', () => {
   let client: ApiClient;
 
   beforeAll(async () => {
-    app = await startTestApp({ REDIS_URL: TEST_REDIS_URL, EVENT_STORE_URL: url, EVENT_STORE_SCHEMA: schema, MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), PROVIDER_VALIDATION: 'format' });
+    app = await startTestApp({
+      REDIS_URL: TEST_REDIS_URL,
+      EVENT_STORE_URL: url,
+      EVENT_STORE_SCHEMA: schema,
+      MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+      PROVIDER_VALIDATION: 'format',
+    });
     ({ client } = await provisionAccountDirect(app, ['full']));
   }, 60_000);
   afterAll(() => app.stop());
 
   it('gives exactly one 201 and 19 409 conflict for 20 parallel creates of one sip_username', async () => {
     const username = trunkBody().sip_username;
-    const responses = await Promise.all(Array.from({ length: 20 }, () => client.post('/v1/trunks', trunkBody({ sip_username: username }))));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => client.post('/v1/trunks', trunkBody({ sip_username: username }))),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(19).fill(409)]);
     const list = await client.get('/v1/trunks?limit=100');
@@ -26,7 +34,9 @@ describe('trunks under concurrency (PostgreSQL event store, Redis)', () => {
 
   it('gives exactly one 201 for 20 parallel creates of one name', async () => {
     const name = `Shared ${Date.now()}`;
-    const responses = await Promise.all(Array.from({ length: 20 }, () => client.post('/v1/trunks', trunkBody({ name }))));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => client.post('/v1/trunks', trunkBody({ name }))),
+    );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(19);
   });
@@ -34,7 +44,12 @@ describe('trunks under concurrency (PostgreSQL event store, Redis)', () => {
   it('loses no update among 50 parallel PATCH and rotate calls: the read model equals a replay of the events', async () => {
     const { id } = (await client.post('/v1/trunks', trunkBody())).body;
     const calls = Array.from({ length: 50 }, (_, i) =>
-      i % 5 === 0 ? client.post(`/v1/trunks/${id}/rotate-password`) : client.patch(`/v1/trunks/${id}`, i % 2 ? { system_prompt: `prompt ${i}` } : { vad: { silence_duration_ms: i } }),
+      i % 5 === 0
+        ? client.post(`/v1/trunks/${id}/rotate-password`)
+        : client.patch(
+            `/v1/trunks/${id}`,
+            i % 2 ? { system_prompt: `prompt ${i}` } : { vad: { silence_duration_ms: i } },
+          ),
     );
     const responses = await Promise.all(calls);
     expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));

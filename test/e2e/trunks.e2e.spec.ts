@@ -4,7 +4,8 @@ import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '.
 import { customBody, elevenlabsBody, trunkBody } from '../support/trunk-requests';
 
 const SIP_DOMAIN = 'sip.e2e.test';
-const ha1 = (user: string, password: string) => createHash('md5').update(`${user}:${SIP_DOMAIN}:${password}`).digest('hex');
+const ha1 = (user: string, password: string) =>
+  createHash('md5').update(`${user}:${SIP_DOMAIN}:${password}`).digest('hex');
 
 describe('trunks over HTTPS (Redis read models)', () => {
   let app: TestApp;
@@ -17,7 +18,11 @@ describe('trunks over HTTPS (Redis read models)', () => {
     app = await startTestApp({ REDIS_URL: TEST_REDIS_URL, SIP_DOMAIN });
     ({ client, accountId } = await provisionAccountDirect(app, ['full']));
     ({ client: other } = await provisionAccountDirect(app, ['full'], 'Other'));
-    const ingestKey = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'gateway', scopes: ['ingest'] });
+    const ingestKey = await app.admin.post('/v1/api-keys', {
+      account_id: accountId,
+      name: 'gateway',
+      scopes: ['ingest'],
+    });
     gateway = app.admin.withKey(ingestKey.body.key);
   });
   afterAll(() => app.stop());
@@ -28,8 +33,13 @@ describe('trunks over HTTPS (Redis read models)', () => {
       const response = await client.post('/v1/trunks', body);
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
-        id: expect.stringMatching(/^conn_[A-Za-z0-9]{24}$/), name: body.name, status: 'active', ai_provider: 'openai',
-        sip_username: body.sip_username, sip_endpoint: `${body.sip_username}@${SIP_DOMAIN}`, created_at: expect.stringMatching(/\.\d{3}Z$/),
+        id: expect.stringMatching(/^conn_[A-Za-z0-9]{24}$/),
+        name: body.name,
+        status: 'active',
+        ai_provider: 'openai',
+        sip_username: body.sip_username,
+        sip_endpoint: `${body.sip_username}@${SIP_DOMAIN}`,
+        created_at: expect.stringMatching(/\.\d{3}Z$/),
       });
       expect(response.text).not.toContain(body.sip_password as string);
       expect(response.text).not.toContain(body.openai_api_key as string);
@@ -40,17 +50,23 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect((await client.post('/v1/trunks', customBody())).status).toBe(201);
     });
 
-    it.each(['name', 'ai_provider', 'sip_username', 'sip_password'])('answers a missing %s with 400 naming it', async (field) => {
-      const body = trunkBody();
-      delete body[field];
-      const response = await client.post('/v1/trunks', body);
-      expectError(response, 400, 'missing_required_field');
-      expect(response.body.error.param).toBe(field);
-    });
+    it.each(['name', 'ai_provider', 'sip_username', 'sip_password'])(
+      'answers a missing %s with 400 naming it',
+      async (field) => {
+        const body = trunkBody();
+        delete body[field];
+        const response = await client.post('/v1/trunks', body);
+        expectError(response, 400, 'missing_required_field');
+        expect(response.body.error.param).toBe(field);
+      },
+    );
 
-    it.each(['has_underscore', 'ab', 'dots.not.allowed', 'x'.repeat(65), 'space here'])('answers sip_username %p with 400 invalid_sip_username', async (sip_username) => {
-      expectError(await client.post('/v1/trunks', trunkBody({ sip_username })), 400, 'invalid_sip_username');
-    });
+    it.each(['has_underscore', 'ab', 'dots.not.allowed', 'x'.repeat(65), 'space here'])(
+      'answers sip_username %p with 400 invalid_sip_username',
+      async (sip_username) => {
+        expectError(await client.post('/v1/trunks', trunkBody({ sip_username })), 400, 'invalid_sip_username');
+      },
+    );
 
     it('answers a short sip_password with 400 naming it', async () => {
       const response = await client.post('/v1/trunks', trunkBody({ sip_password: 'short' }));
@@ -58,7 +74,7 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect(response.body.error.param).toBe('sip_password');
     });
 
-    it('requires the key of the chosen provider and refuses another provider\'s field', async () => {
+    it("requires the key of the chosen provider and refuses another provider's field", async () => {
       const missing = await client.post('/v1/trunks', trunkBody({ openai_api_key: undefined }));
       expect(missing.body.error).toMatchObject({ code: 'missing_required_field', param: 'openai_api_key' });
       const foreign = await client.post('/v1/trunks', trunkBody({ custom_endpoint: 'wss://x.example.com' }));
@@ -73,9 +89,15 @@ describe('trunks over HTTPS (Redis read models)', () => {
     });
 
     it('refuses bad optional fields, naming them', async () => {
-      expect((await client.post('/v1/trunks', trunkBody({ vad: { threshold: 2 } }))).body.error).toMatchObject({ param: 'vad.threshold' });
-      expect((await client.post('/v1/trunks', trunkBody({ allowed_addresses: ['10.0.0.0/33'] }))).body.error).toMatchObject({ param: 'allowed_addresses' });
-      expect((await client.post('/v1/trunks', trunkBody({ ai_provider: 'acme' }))).body.error).toMatchObject({ param: 'ai_provider' });
+      expect((await client.post('/v1/trunks', trunkBody({ vad: { threshold: 2 } }))).body.error).toMatchObject({
+        param: 'vad.threshold',
+      });
+      expect(
+        (await client.post('/v1/trunks', trunkBody({ allowed_addresses: ['10.0.0.0/33'] }))).body.error,
+      ).toMatchObject({ param: 'allowed_addresses' });
+      expect((await client.post('/v1/trunks', trunkBody({ ai_provider: 'acme' }))).body.error).toMatchObject({
+        param: 'ai_provider',
+      });
     });
 
     it('answers a provider key that fails validation with 401 invalid_provider_credentials', async () => {
@@ -88,13 +110,21 @@ describe('trunks over HTTPS (Redis read models)', () => {
     it('answers a duplicate sip_username with 409, across accounts and case', async () => {
       const body = trunkBody();
       expect((await client.post('/v1/trunks', body)).status).toBe(201);
-      expectError(await other.post('/v1/trunks', trunkBody({ sip_username: (body.sip_username as string).toUpperCase() })), 409, 'conflict');
+      expectError(
+        await other.post('/v1/trunks', trunkBody({ sip_username: (body.sip_username as string).toUpperCase() })),
+        409,
+        'conflict',
+      );
     });
 
     it('answers a duplicate name in the account with 409, but allows it in another account', async () => {
       const body = trunkBody();
       expect((await client.post('/v1/trunks', body)).status).toBe(201);
-      expectError(await client.post('/v1/trunks', trunkBody({ name: `  ${(body.name as string).toUpperCase()} ` })), 409, 'conflict');
+      expectError(
+        await client.post('/v1/trunks', trunkBody({ name: `  ${(body.name as string).toUpperCase()} ` })),
+        409,
+        'conflict',
+      );
       expect((await other.post('/v1/trunks', trunkBody({ name: body.name }))).status).toBe(201);
     });
   });
@@ -116,7 +146,12 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect(response.status).toBe(200);
       expect(response.body.pagination).toEqual({ limit: 2, offset: 0, total: 5 });
       expect(response.body.trunks.map((t: { id: string }) => t.id)).toEqual([ids[4], ids[3]]);
-      expect(response.body.trunks[0]).toEqual(expect.objectContaining({ stats: { calls_today: 0, success_rate: 0, avg_latency_ms: 0 }, updated_at: expect.any(String) }));
+      expect(response.body.trunks[0]).toEqual(
+        expect.objectContaining({
+          stats: { calls_today: 0, success_rate: 0, avg_latency_ms: 0 },
+          updated_at: expect.any(String),
+        }),
+      );
       expect(response.body.trunks[0].sip_password).toBeUndefined();
     });
 
@@ -133,10 +168,11 @@ describe('trunks over HTTPS (Redis read models)', () => {
     });
 
     it('answers bad parameters with 400 invalid_params', async () => {
-      for (const q of ['limit=0', 'limit=101', 'status=paused', 'sort=name', 'offset=x']) expectError(await reader.get(`/v1/trunks?${q}`), 400, 'invalid_params');
+      for (const q of ['limit=0', 'limit=101', 'status=paused', 'sort=name', 'offset=x'])
+        expectError(await reader.get(`/v1/trunks?${q}`), 400, 'invalid_params');
     });
 
-    it('shows no other account\'s trunks', async () => {
+    it("shows no other account's trunks", async () => {
       const mine = await reader.get('/v1/trunks?limit=100');
       expect(mine.body.trunks.every((t: { id: string }) => ids.includes(t.id))).toBe(true);
     });
@@ -144,19 +180,40 @@ describe('trunks over HTTPS (Redis read models)', () => {
 
   describe('one trunk: GET, PATCH, rotate, history, as_of, DELETE', () => {
     it('reads, renames, disables, rotates and deletes a trunk with every rule', async () => {
-      const body = trunkBody({ system_prompt: 'Be brief', vad: { threshold: 0.6, silence_duration_ms: 500 }, allowed_addresses: ['203.0.113.0/24', '2001:db8::/32'] });
+      const body = trunkBody({
+        system_prompt: 'Be brief',
+        vad: { threshold: 0.6, silence_duration_ms: 500 },
+        allowed_addresses: ['203.0.113.0/24', '2001:db8::/32'],
+      });
       const { id } = (await client.post('/v1/trunks', body)).body;
       const beforeRename = new Date();
       await new Promise((resolve) => setTimeout(resolve, 20));
 
       const detail = await client.get(`/v1/trunks/${id}`);
-      expect(detail.body).toMatchObject({ id, name: body.name, system_prompt: 'Be brief', vad: { threshold: 0.6, silence_duration_ms: 500 }, allowed_addresses: ['203.0.113.0/24', '2001:db8::/32'], provider_settings: null, sip_endpoint: `${body.sip_username}@${SIP_DOMAIN}` });
+      expect(detail.body).toMatchObject({
+        id,
+        name: body.name,
+        system_prompt: 'Be brief',
+        vad: { threshold: 0.6, silence_duration_ms: 500 },
+        allowed_addresses: ['203.0.113.0/24', '2001:db8::/32'],
+        provider_settings: null,
+        sip_endpoint: `${body.sip_username}@${SIP_DOMAIN}`,
+      });
       expectError(await other.get(`/v1/trunks/${id}`), 404, 'not_found');
 
-      const renamed = await client.patch(`/v1/trunks/${id}`, { name: 'Renamed line', status: 'inactive', system_prompt: null });
+      const renamed = await client.patch(`/v1/trunks/${id}`, {
+        name: 'Renamed line',
+        status: 'inactive',
+        system_prompt: null,
+      });
       expect(renamed.status).toBe(200);
       expect(renamed.body).toEqual({ id, name: 'Renamed line', status: 'inactive', updated_at: expect.any(String) });
-      expect((await client.get(`/v1/trunks/${id}`)).body).toMatchObject({ name: 'Renamed line', status: 'inactive', system_prompt: null, vad: { threshold: 0.6 } });
+      expect((await client.get(`/v1/trunks/${id}`)).body).toMatchObject({
+        name: 'Renamed line',
+        status: 'inactive',
+        system_prompt: null,
+        vad: { threshold: 0.6 },
+      });
       expect((await client.post('/v1/trunks', trunkBody({ name: body.name }))).status).toBe(201);
 
       const asOf = await client.get(`/v1/trunks/${id}?as_of=${beforeRename.toISOString()}`);
@@ -172,13 +229,27 @@ describe('trunks over HTTPS (Redis read models)', () => {
 
       const rotated = await client.post(`/v1/trunks/${id}/rotate-password`);
       expect(rotated.status).toBe(200);
-      expect(rotated.body).toEqual({ id, sip_username: body.sip_username, sip_password: expect.stringMatching(/^[A-Za-z0-9]{32}$/), rotated_at: expect.any(String) });
+      expect(rotated.body).toEqual({
+        id,
+        sip_username: body.sip_username,
+        sip_password: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+        rotated_at: expect.any(String),
+      });
       const again = await client.post(`/v1/trunks/${id}/rotate-sip-password`);
       expect(again.body.sip_password).not.toBe(rotated.body.sip_password);
 
       const history = await client.get(`/v1/trunks/${id}/events`);
-      expect(history.body.events.map((e: { type: string }) => e.type)).toEqual(['TrunkCreated', 'TrunkUpdated', 'SipPasswordRotated', 'SipPasswordRotated']);
-      expect(history.body.events[0]).toMatchObject({ revision: 0, actor: expect.stringMatching(/^key_/), correlation_id: expect.any(String) });
+      expect(history.body.events.map((e: { type: string }) => e.type)).toEqual([
+        'TrunkCreated',
+        'TrunkUpdated',
+        'SipPasswordRotated',
+        'SipPasswordRotated',
+      ]);
+      expect(history.body.events[0]).toMatchObject({
+        revision: 0,
+        actor: expect.stringMatching(/^key_/),
+        correlation_id: expect.any(String),
+      });
       expect(history.body.events[0].data.sip_password).toBe('[redacted]');
       expect(history.text).not.toContain(rotated.body.sip_password);
 
@@ -188,7 +259,9 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expectError(await client.post(`/v1/trunks/${id}/rotate-password`), 404, 'not_found');
       expectError(await client.delete(`/v1/trunks/${id}`), 404, 'not_found');
       expect((await client.get(`/v1/trunks/${id}/events`)).body.events.at(-1).type).toBe('TrunkDeleted');
-      expect((await client.post('/v1/trunks', trunkBody({ sip_username: body.sip_username, name: 'Renamed line' }))).status).toBe(201);
+      expect(
+        (await client.post('/v1/trunks', trunkBody({ sip_username: body.sip_username, name: 'Renamed line' }))).status,
+      ).toBe(201);
     });
 
     it('answers unknown trunk ids with 404 on every route', async () => {
@@ -198,13 +271,20 @@ describe('trunks over HTTPS (Redis read models)', () => {
         await client.post('/v1/trunks/conn_nope/rotate-password'),
         await client.delete('/v1/trunks/conn_nope'),
         await client.get('/v1/trunks/conn_nope/events'),
-      ]) expectError(response, 404, 'not_found');
+      ])
+        expectError(response, 404, 'not_found');
     });
 
     it('re-validates a replaced provider key', async () => {
       const { id } = (await client.post('/v1/trunks', trunkBody())).body;
-      expectError(await client.patch(`/v1/trunks/${id}`, { openai_api_key: 'bad' }), 401, 'invalid_provider_credentials');
-      expect((await client.patch(`/v1/trunks/${id}`, { openai_api_key: `sk-proj-${'Z'.repeat(40)}` })).status).toBe(200);
+      expectError(
+        await client.patch(`/v1/trunks/${id}`, { openai_api_key: 'bad' }),
+        401,
+        'invalid_provider_credentials',
+      );
+      expect((await client.patch(`/v1/trunks/${id}`, { openai_api_key: `sk-proj-${'Z'.repeat(40)}` })).status).toBe(
+        200,
+      );
     });
   });
 
@@ -216,8 +296,17 @@ describe('trunks over HTTPS (Redis read models)', () => {
       const first = await gateway.get(`/v1/gateway/trunks/${user}`);
       expect(first.status).toBe(200);
       expect(first.body).toEqual({
-        trunk_id: id, account_id: accountId, sip_username: user, status: 'active', ai_provider: 'openai', provider_settings: { model: 'gpt-realtime', voice: 'alloy' },
-        system_prompt: 'Hi', allowed_addresses: null, elevenlabs_agent_id: null, custom_endpoint: null, ha1: ha1(user, body.sip_password as string),
+        trunk_id: id,
+        account_id: accountId,
+        sip_username: user,
+        status: 'active',
+        ai_provider: 'openai',
+        provider_settings: { model: 'gpt-realtime', voice: 'alloy' },
+        system_prompt: 'Hi',
+        allowed_addresses: null,
+        elevenlabs_agent_id: null,
+        custom_endpoint: null,
+        ha1: ha1(user, body.sip_password as string),
       });
       const rotated = await client.post(`/v1/trunks/${id}/rotate-password`);
       const next = await gateway.get(`/v1/gateway/trunks/${user.toUpperCase()}`);
@@ -228,7 +317,7 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect((await gateway.get(`/v1/gateway/trunks/${user}`)).body).toMatchObject({ status: 'deleted', ha1: null });
     });
 
-    it('needs the ingest (or full) scope and stays within the key\'s account', async () => {
+    it("needs the ingest (or full) scope and stays within the key's account", async () => {
       const body = trunkBody();
       await other.post('/v1/trunks', body);
       expectError(await gateway.get(`/v1/gateway/trunks/${body.sip_username}`), 404, 'not_found');
@@ -236,7 +325,11 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expectError(await client.get(`/v1/gateway/trunks/${body.sip_username}`), 404, 'not_found');
       expect((await other.get(`/v1/gateway/trunks/${body.sip_username}`)).status).toBe(200);
       const key = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'ro', scopes: ['read'] });
-      expectError(await app.admin.withKey(key.body.key).get(`/v1/gateway/trunks/${body.sip_username}`), 403, 'forbidden');
+      expectError(
+        await app.admin.withKey(key.body.key).get(`/v1/gateway/trunks/${body.sip_username}`),
+        403,
+        'forbidden',
+      );
     });
   });
 

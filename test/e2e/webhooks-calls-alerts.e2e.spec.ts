@@ -4,20 +4,44 @@ import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-a
 import { trunkBody } from '../support/trunk-requests';
 import { verifyStandardWebhook, WebhookReceiver } from './webhooks-support';
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '300,600', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_INTERVAL_MS: '50', ALERT_EVALUATION_INTERVAL_MS: '250' };
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '300,600',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+  ALERT_EVALUATION_INTERVAL_MS: '250',
+};
 const path = () => `/hook-${randomBytes(4).toString('hex')}`;
 
-function call(trunkId: string, latency: number, id = `call_${randomBytes(8).toString('hex')}`): Record<string, unknown> {
+function call(
+  trunkId: string,
+  latency: number,
+  id = `call_${randomBytes(8).toString('hex')}`,
+): Record<string, unknown> {
   const start = new Date(Date.now() - 60_000);
   return {
-    id, trunk_id: trunkId, from: '+14155550100', to: '+14155550101', status: 'connected', start_time: start.toISOString(), end_time: new Date(start.getTime() + 30_000).toISOString(),
-    carrier_lag_ms: 20, ai_latency_ms: latency, gateway_processing_ms: 10,
+    id,
+    trunk_id: trunkId,
+    from: '+14155550100',
+    to: '+14155550101',
+    status: 'connected',
+    start_time: start.toISOString(),
+    end_time: new Date(start.getTime() + 30_000).toISOString(),
+    carrier_lag_ms: 20,
+    ai_latency_ms: latency,
+    gateway_processing_ms: 10,
   };
 }
 
 async function ingest(gateway: ApiClient, records: object[]): Promise<void> {
-  const response = await gateway.call('POST', '/v1/ingest/calls', { rawBody: records.map((r) => JSON.stringify(r)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
-  expect({ status: response.status, accepted: response.body?.accepted }).toEqual({ status: 200, accepted: records.length });
+  const response = await gateway.call('POST', '/v1/ingest/calls', {
+    rawBody: records.map((r) => JSON.stringify(r)).join('\n'),
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+  expect({ status: response.status, accepted: response.body?.accepted }).toEqual({
+    status: 200,
+    accepted: records.length,
+  });
 }
 
 describe('call.completed and latency alerts', () => {
@@ -44,14 +68,24 @@ describe('call.completed and latency alerts', () => {
   async function provisionAccountDirectKey(accountId: string) {
     const { CommandBus } = await import('@nestjs/cqrs');
     const { IssueApiKey } = await import('../../src/write/api-keys/api-key.handlers');
-    return app.running.app.get(CommandBus).execute(new IssueApiKey({ accountId, name: 'gw', scopes: ['ingest'], expiresAt: null }, { actor: 'test' }));
+    return app.running.app
+      .get(CommandBus)
+      .execute(new IssueApiKey({ accountId, name: 'gw', scopes: ['ingest'], expiresAt: null }, { actor: 'test' }));
   }
 
   it('sends the ingested calls in list form to endpoints subscribed to call.completed only', async () => {
     const { client, gateway, trunkId } = await setup();
     const [calls, trunksOnly] = [path(), path()];
-    const endpoint = (await client.post('/v1/webhook-endpoints', { url: receiver.script(calls, [200]), event_types: ['call.completed'] })).body;
-    await client.post('/v1/webhook-endpoints', { url: receiver.script(trunksOnly, [200]), event_types: ['trunk.created'] });
+    const endpoint = (
+      await client.post('/v1/webhook-endpoints', {
+        url: receiver.script(calls, [200]),
+        event_types: ['call.completed'],
+      })
+    ).body;
+    await client.post('/v1/webhook-endpoints', {
+      url: receiver.script(trunksOnly, [200]),
+      event_types: ['trunk.created'],
+    });
     const records = Array.from({ length: 150 }, () => call(trunkId, 300));
     await ingest(gateway, records);
     await receiver.waitFor(() => receiver.on(calls).length >= 2, 15_000, 'two call.completed events');
@@ -59,7 +93,20 @@ describe('call.completed and latency alerts', () => {
     expect(received.map((r) => r.json.type)).toEqual(['call.completed', 'call.completed']);
     const sent = received.flatMap((r) => r.json.data.calls);
     expect(sent.map((c: any) => c.id).sort()).toEqual(records.map((r) => r.id).sort());
-    expect(Object.keys(sent[0]).sort()).toEqual(['ai_latency_ms', 'carrier_lag_ms', 'direction', 'duration_seconds', 'end_time', 'from', 'gateway_processing_ms', 'id', 'start_time', 'status', 'to', 'trunk_id']);
+    expect(Object.keys(sent[0]).sort()).toEqual([
+      'ai_latency_ms',
+      'carrier_lag_ms',
+      'direction',
+      'duration_seconds',
+      'end_time',
+      'from',
+      'gateway_processing_ms',
+      'id',
+      'start_time',
+      'status',
+      'to',
+      'trunk_id',
+    ]);
     for (const r of received) expect(verifyStandardWebhook(endpoint.secret, r.headers, r.body)).toBe(true);
     expect(receiver.on(trunksOnly)).toHaveLength(0);
   });
@@ -72,7 +119,9 @@ describe('call.completed and latency alerts', () => {
     const { EVENT_STORE } = await import('../../src/infrastructure/event-store/event-store.port');
     const store = app.running.app.get(EVENT_STORE);
     const all = await store.readAll({ after: null, maxCount: 100_000 });
-    const accountEvents = all.filter((e: any) => e.type === 'CallsCompleted' && (e.data as any).calls.some((c: any) => c.trunk_id === trunkId));
+    const accountEvents = all.filter(
+      (e: any) => e.type === 'CallsCompleted' && (e.data as any).calls.some((c: any) => c.trunk_id === trunkId),
+    );
     expect(accountEvents).toHaveLength(0);
   });
 
@@ -103,24 +152,62 @@ describe('call.completed and latency alerts', () => {
   it('triggers once when p95 latency goes over the threshold and resolves once when it comes back', async () => {
     const { client, gateway, trunkId } = await setup();
     const p = path();
-    const endpoint = (await client.post('/v1/webhook-endpoints', { url: receiver.script(p, [200]), event_types: ['alert.triggered', 'alert.resolved'] })).body;
-    const rule = (await client.post('/v1/alert-rules', { name: 'slow agent', metric: 'p95_latency_ms', comparison: 'gt', threshold: 1000, window_minutes: 5, trunk_id: trunkId })).body;
+    const endpoint = (
+      await client.post('/v1/webhook-endpoints', {
+        url: receiver.script(p, [200]),
+        event_types: ['alert.triggered', 'alert.resolved'],
+      })
+    ).body;
+    const rule = (
+      await client.post('/v1/alert-rules', {
+        name: 'slow agent',
+        metric: 'p95_latency_ms',
+        comparison: 'gt',
+        threshold: 1000,
+        window_minutes: 5,
+        trunk_id: trunkId,
+      })
+    ).body;
     const slow = Array.from({ length: 20 }, () => call(trunkId, 2500));
     await ingest(gateway, slow);
-    await receiver.waitFor((all) => all.some((r) => r.path === p && r.json.type === 'alert.triggered'), 20_000, 'alert.triggered');
-    expect((await client.get(`/v1/alert-rules/${rule.id}`)).body).toMatchObject({ state: 'triggered', last_value: expect.any(Number) });
+    await receiver.waitFor(
+      (all) => all.some((r) => r.path === p && r.json.type === 'alert.triggered'),
+      20_000,
+      'alert.triggered',
+    );
+    expect((await client.get(`/v1/alert-rules/${rule.id}`)).body).toMatchObject({
+      state: 'triggered',
+      last_value: expect.any(Number),
+    });
     // Re-sent ids replace the slow calls: the window's p95 drops under the threshold.
-    await ingest(gateway, slow.map((c) => call(trunkId, 200, c.id as string)));
-    await receiver.waitFor((all) => all.some((r) => r.path === p && r.json.type === 'alert.resolved'), 20_000, 'alert.resolved');
+    await ingest(
+      gateway,
+      slow.map((c) => call(trunkId, 200, c.id as string)),
+    );
+    await receiver.waitFor(
+      (all) => all.some((r) => r.path === p && r.json.type === 'alert.resolved'),
+      20_000,
+      'alert.resolved',
+    );
     // Several more evaluations: nothing more is sent.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const types = receiver.on(p).map((r) => r.json.type);
     expect(types).toEqual(['alert.triggered', 'alert.resolved']);
     const [triggered, resolved] = receiver.on(p);
-    expect(triggered.json.data).toMatchObject({ rule_id: rule.id, metric: 'p95_latency_ms', comparison: 'gt', threshold: 1000, window_minutes: 5, trunk_id: trunkId });
+    expect(triggered.json.data).toMatchObject({
+      rule_id: rule.id,
+      metric: 'p95_latency_ms',
+      comparison: 'gt',
+      threshold: 1000,
+      window_minutes: 5,
+      trunk_id: trunkId,
+    });
     expect(triggered.json.data.value).toBeGreaterThan(1000);
     expect(resolved.json.data.value).toBeLessThanOrEqual(1000);
     expect(verifyStandardWebhook(endpoint.secret, resolved.headers, resolved.body)).toBe(true);
-    expect((await client.get(`/v1/alert-rules/${rule.id}`)).body).toMatchObject({ state: 'ok', resolved_at: expect.any(String) });
+    expect((await client.get(`/v1/alert-rules/${rule.id}`)).body).toMatchObject({
+      state: 'ok',
+      resolved_at: expect.any(String),
+    });
   }, 60_000);
 });

@@ -2,7 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../support/http-client';
-import { childPids, killServiceTree, removeDataDir, ServiceProcess, startServiceProcess } from '../support/service-process';
+import {
+  childPids,
+  killServiceTree,
+  removeDataDir,
+  ServiceProcess,
+  startServiceProcess,
+} from '../support/service-process';
 import { trunkBody } from '../support/trunk-requests';
 import { verifyStandardWebhook, WebhookReceiver } from './webhooks-support';
 
@@ -19,8 +25,12 @@ describe('webhook deliveries survive SIGKILL', () => {
     await receiver.start();
     const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-webhook-kill-'));
     const env = {
-      DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CA_FILE: receiver.caFile,
-      WEBHOOK_RETRY_SCHEDULE_MS: '1500,1500,1500,1500,1500,1500,1500,1500,1500,1500', WEBHOOK_POLL_INTERVAL_MS: '50',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: ADMIN,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_CA_FILE: receiver.caFile,
+      WEBHOOK_RETRY_SCHEDULE_MS: '1500,1500,1500,1500,1500,1500,1500,1500,1500,1500',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
     };
     let service: ServiceProcess | null = await startServiceProcess(env, 60_000);
     let admin = new ApiClient(service.origin, service.ca, ADMIN);
@@ -28,16 +38,27 @@ describe('webhook deliveries survive SIGKILL', () => {
     let orphans: number[] = [];
     try {
       const account = (await admin.post('/v1/accounts', { name: 'Webhook crash test' })).body;
-      const key = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'full', scopes: ['full'] })).body.key;
-      const ingestKey = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'gw', scopes: ['ingest'] })).body.key;
+      const key = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'full', scopes: ['full'] })).body
+        .key;
+      const ingestKey = (await admin.post('/v1/api-keys', { account_id: account.id, name: 'gw', scopes: ['ingest'] }))
+        .body.key;
       let client = admin.withKey(key);
       const url = receiver.script('/crash', [500]);
       const endpoint = (await client.post('/v1/webhook-endpoints', { url, event_types: ['trunk.created'] })).body;
-      const calls = (await client.post('/v1/webhook-endpoints', { url: receiver.script('/calls', [200]), event_types: ['call.completed'] })).body;
+      const calls = (
+        await client.post('/v1/webhook-endpoints', {
+          url: receiver.script('/calls', [200]),
+          event_types: ['call.completed'],
+        })
+      ).body;
       const trunkIds: string[] = [];
       for (let i = 0; i < TRUNKS; i++) trunkIds.push((await client.post('/v1/trunks', trunkBody())).body.id);
       // Every delivery has failed at least once, so each is pending with a retry due later.
-      await receiver.waitFor(() => new Set(receiver.on('/crash').map((r) => r.json.data.id)).size === TRUNKS, 20_000, 'a first attempt of each delivery');
+      await receiver.waitFor(
+        () => new Set(receiver.on('/crash').map((r) => r.json.data.id)).size === TRUNKS,
+        20_000,
+        'a first attempt of each delivery',
+      );
       const before = (await client.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=100`)).body.deliveries;
       expect(before.map((d: any) => d.status)).toEqual(Array(TRUNKS).fill('pending'));
       orphans = childPids(service.child.pid!);
@@ -52,19 +73,44 @@ describe('webhook deliveries survive SIGKILL', () => {
       client = admin.withKey(key);
       // The first batch after the restart, while the in-memory read models are still being
       // replayed, must still produce its call.completed (or be refused so that it is re-sent).
-      const call = { id: 'call_after_restart_1', trunk_id: trunkIds[0], from: '+14155550100', to: '+14155550101', status: 'connected', start_time: new Date().toISOString() };
+      const call = {
+        id: 'call_after_restart_1',
+        trunk_id: trunkIds[0],
+        from: '+14155550100',
+        to: '+14155550101',
+        status: 'connected',
+        start_time: new Date().toISOString(),
+      };
       let ingested = await admin.withKey(ingestKey).post('/v1/ingest/calls', [call]);
-      for (let i = 0; i < 20 && ingested.status === 503; i++) ingested = await admin.withKey(ingestKey).post('/v1/ingest/calls', [call]);
+      for (let i = 0; i < 20 && ingested.status === 503; i++)
+        ingested = await admin.withKey(ingestKey).post('/v1/ingest/calls', [call]);
       expect(ingested.body).toMatchObject({ accepted: 1 });
-      await receiver.waitFor(() => new Set(receiver.on('/crash').filter((r) => r.reply === 200).map((r) => r.json.data.id)).size === TRUNKS, 30_000, 'every delivery acknowledged');
-      await receiver.waitFor(() => receiver.on('/calls').some((r) => r.json.data.calls[0]?.id === 'call_after_restart_1'), 20_000, 'the call.completed of the first batch after the restart');
-      expect(verifyStandardWebhook(calls.secret, receiver.on('/calls')[0].headers, receiver.on('/calls')[0].body)).toBe(true);
+      await receiver.waitFor(
+        () =>
+          new Set(
+            receiver
+              .on('/crash')
+              .filter((r) => r.reply === 200)
+              .map((r) => r.json.data.id),
+          ).size === TRUNKS,
+        30_000,
+        'every delivery acknowledged',
+      );
+      await receiver.waitFor(
+        () => receiver.on('/calls').some((r) => r.json.data.calls[0]?.id === 'call_after_restart_1'),
+        20_000,
+        'the call.completed of the first batch after the restart',
+      );
+      expect(verifyStandardWebhook(calls.secret, receiver.on('/calls')[0].headers, receiver.on('/calls')[0].body)).toBe(
+        true,
+      );
       const delivered = receiver.on('/crash').filter((r) => r.reply === 200);
       expect(new Set(delivered.map((r) => r.json.data.id))).toEqual(new Set(trunkIds));
       for (const r of delivered) expect(verifyStandardWebhook(endpoint.secret, r.headers, r.body)).toBe(true);
       // Each event kept its id across the restart (receivers deduplicate by it).
       const idsByTrunk = new Map<string, Set<string>>();
-      for (const r of receiver.on('/crash')) idsByTrunk.set(r.json.data.id, (idsByTrunk.get(r.json.data.id) ?? new Set()).add(r.json.id));
+      for (const r of receiver.on('/crash'))
+        idsByTrunk.set(r.json.data.id, (idsByTrunk.get(r.json.data.id) ?? new Set()).add(r.json.id));
       expect([...idsByTrunk.values()].map((ids) => ids.size)).toEqual(Array(TRUNKS).fill(1));
       let after: any[] = [];
       for (let i = 0; i < 50; i++) {

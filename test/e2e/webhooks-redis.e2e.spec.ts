@@ -14,9 +14,17 @@ describe('webhooks on PostgreSQL and Redis', () => {
   beforeAll(async () => {
     await receiver.start();
     const env = {
-      REDIS_URL: TEST_REDIS_URL, REDIS_NAMESPACE: `t:wh${Math.random().toString(36).slice(2)}:`, EVENT_STORE_URL: url, EVENT_STORE_SCHEMA: schema,
-      MASTER_KEY: Buffer.alloc(32, 6).toString('base64'), ADMIN_API_KEY: `sk_live_${'R'.repeat(32)}`, PROVIDER_VALIDATION: 'format',
-      WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_RETRY_SCHEDULE_MS: '200,200', WEBHOOK_POLL_INTERVAL_MS: '20',
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_NAMESPACE: `t:wh${Math.random().toString(36).slice(2)}:`,
+      EVENT_STORE_URL: url,
+      EVENT_STORE_SCHEMA: schema,
+      MASTER_KEY: Buffer.alloc(32, 6).toString('base64'),
+      ADMIN_API_KEY: `sk_live_${'R'.repeat(32)}`,
+      PROVIDER_VALIDATION: 'format',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_CA_FILE: receiver.caFile,
+      WEBHOOK_RETRY_SCHEDULE_MS: '200,200',
+      WEBHOOK_POLL_INTERVAL_MS: '20',
     };
     app = await startTestApp(env);
     // A second instance on the same stores: its worker polls the same due queue.
@@ -31,7 +39,12 @@ describe('webhooks on PostgreSQL and Redis', () => {
 
   it('retries and delivers a signed trunk event, with the delivery visible right after the write', async () => {
     const { client } = await provisionAccountDirect(app);
-    const endpoint = (await client.post('/v1/webhook-endpoints', { url: receiver.script('/redis', [500, 200]), event_types: ['trunk.created'] })).body;
+    const endpoint = (
+      await client.post('/v1/webhook-endpoints', {
+        url: receiver.script('/redis', [500, 200]),
+        event_types: ['trunk.created'],
+      })
+    ).body;
     expect((await client.get('/v1/webhook-endpoints')).body.pagination.total).toBe(1);
     const trunk = (await client.post('/v1/trunks', trunkBody())).body;
     await receiver.waitFor(() => receiver.on('/redis').some((r) => r.reply === 200), 15_000, 'the retried delivery');
@@ -44,7 +57,16 @@ describe('webhooks on PostgreSQL and Redis', () => {
       deliveries = (await client.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`)).body.deliveries;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(deliveries).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 2, attempt_history: [expect.objectContaining({ response_status: 500 }), expect.objectContaining({ response_status: 200 })] })]);
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        status: 'succeeded',
+        attempts: 2,
+        attempt_history: [
+          expect.objectContaining({ response_status: 500 }),
+          expect.objectContaining({ response_status: 200 }),
+        ],
+      }),
+    ]);
     const ping = await client.post(`/v1/webhook-endpoints/${endpoint.id}/test`);
     expect(ping.status).toBe(202);
     const listed = (await client.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`)).body.deliveries;
@@ -54,14 +76,20 @@ describe('webhooks on PostgreSQL and Redis', () => {
   it('records each attempt once when two instances deliver from the same queue', async () => {
     const { client } = await provisionAccountDirect(app);
     const endpoint = (await client.post('/v1/webhook-endpoints', { url: receiver.script('/two', [200]) })).body;
-    const pings = await Promise.all(Array.from({ length: 30 }, () => client.post(`/v1/webhook-endpoints/${endpoint.id}/test`).then((r) => r.body.id as string)));
+    const pings = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        client.post(`/v1/webhook-endpoints/${endpoint.id}/test`).then((r) => r.body.id as string),
+      ),
+    );
     let deliveries: any[] = [];
     for (let i = 0; i < 200 && !(deliveries.length === 30 && deliveries.every((d) => d.status === 'succeeded')); i++) {
       deliveries = (await client.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=100`)).body.deliveries;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(deliveries.map((d) => d.id).sort()).toEqual([...pings].sort());
-    expect(deliveries.map((d) => [d.status, d.attempts, d.attempt_history.length])).toEqual(Array(30).fill(['succeeded', 1, 1]));
+    expect(deliveries.map((d) => [d.status, d.attempts, d.attempt_history.length])).toEqual(
+      Array(30).fill(['succeeded', 1, 1]),
+    );
     // Each attempt is claimed by one instance: every event arrived, and none twice.
     expect(new Set(receiver.on('/two').map((r) => r.json.id)).size).toBe(30);
     expect(receiver.on('/two')).toHaveLength(30);

@@ -9,8 +9,12 @@ import { eventually, WebhookReceiver } from './webhooks-support';
 const ADMIN = `sk_live_${'T'.repeat(32)}`;
 /** A failing delivery stays pending for a minute after its second attempt; finished ones expire after 1.5 s. */
 const ENV = {
-  ADMIN_API_KEY: ADMIN, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '200,60000', WEBHOOK_POLL_INTERVAL_MS: '50',
-  WEBHOOK_DELIVERY_RETENTION_MS: '1500', WEBHOOK_RETENTION_SWEEP_MS: '200',
+  ADMIN_API_KEY: ADMIN,
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '200,60000',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+  WEBHOOK_DELIVERY_RETENTION_MS: '1500',
+  WEBHOOK_RETENTION_SWEEP_MS: '200',
 };
 
 /** Finished deliveries leave the read models after the retention window; their history stays. */
@@ -30,30 +34,55 @@ describe('webhook delivery retention', () => {
     app = await startTestApp({ ...ENV, WEBHOOK_CA_FILE: receiver.caFile }, { dataDir });
     const { client, key } = await provisionAccountDirect(app);
     const ok = (await client.post('/v1/webhook-endpoints', { url: receiver.script('/retention-ok', [200]) })).body;
-    const failing = (await client.post('/v1/webhook-endpoints', { url: receiver.script('/retention-failing', [500]) })).body;
+    const failing = (await client.post('/v1/webhook-endpoints', { url: receiver.script('/retention-failing', [500]) }))
+      .body;
     const delivered = (await client.post(`/v1/webhook-endpoints/${ok.id}/test`)).body.id as string;
     const pending = (await client.post(`/v1/webhook-endpoints/${failing.id}/test`)).body.id as string;
-    const deliveries = async (endpointId: string) => (await client.get(`/v1/webhook-endpoints/${endpointId}/deliveries`)).body.deliveries as { id: string; status: string; attempts: number }[];
+    const deliveries = async (endpointId: string) =>
+      (await client.get(`/v1/webhook-endpoints/${endpointId}/deliveries`)).body.deliveries as {
+        id: string;
+        status: string;
+        attempts: number;
+      }[];
 
-    expect(await eventually(() => deliveries(ok.id), (list) => list[0]?.status === 'succeeded')).toEqual([expect.objectContaining({ id: delivered })]);
-    await eventually(() => deliveries(failing.id), (list) => list[0]?.attempts === 2);
+    expect(
+      await eventually(
+        () => deliveries(ok.id),
+        (list) => list[0]?.status === 'succeeded',
+      ),
+    ).toEqual([expect.objectContaining({ id: delivered })]);
+    await eventually(
+      () => deliveries(failing.id),
+      (list) => list[0]?.attempts === 2,
+    );
     // Past the window the succeeded one is gone from the list and cannot be replayed...
     const started = Date.now();
-    await eventually(() => deliveries(ok.id), (list) => list.length === 0, 10_000);
+    await eventually(
+      () => deliveries(ok.id),
+      (list) => list.length === 0,
+      10_000,
+    );
     expect(Date.now() - started).toBeGreaterThan(500);
     expectError(await client.post(`/v1/webhook-deliveries/${delivered}/replay`), 404, 'not_found');
     // ...while the pending one, older still, is kept.
-    expect(await deliveries(failing.id)).toEqual([expect.objectContaining({ id: pending, status: 'pending', attempts: 2 })]);
+    expect(await deliveries(failing.id)).toEqual([
+      expect.objectContaining({ id: pending, status: 'pending', attempts: 2 }),
+    ]);
     // The delivery's stream keeps its whole history for auditors.
     const events = app.running.app.get<EventStore>(EVENT_STORE);
-    expect((await events.readStream(`webhook-delivery-${delivered}`)).map((e) => e.type)).toEqual(['DeliverySucceeded', 'DeliveryExpired']);
+    expect((await events.readStream(`webhook-delivery-${delivered}`)).map((e) => e.type)).toEqual([
+      'DeliverySucceeded',
+      'DeliveryExpired',
+    ]);
 
     // The in-memory read models are rebuilt from the event store at start: the same outcome.
     await app.stop();
     app = await startTestApp({ ...ENV, WEBHOOK_CA_FILE: receiver.caFile }, { dataDir });
     const again = app.admin.withKey(key);
     expect((await again.get(`/v1/webhook-endpoints/${ok.id}/deliveries`)).body.deliveries).toEqual([]);
-    expect((await again.get(`/v1/webhook-endpoints/${failing.id}/deliveries`)).body.deliveries).toEqual([expect.objectContaining({ id: pending, status: 'pending' })]);
+    expect((await again.get(`/v1/webhook-endpoints/${failing.id}/deliveries`)).body.deliveries).toEqual([
+      expect.objectContaining({ id: pending, status: 'pending' }),
+    ]);
     expect(receiver.on('/retention-ok')).toHaveLength(1);
   }, 60_000);
 });

@@ -40,7 +40,13 @@ export class WebhookReceiver {
         const path = req.url ?? '/';
         const script = this.scripts.get(path) ?? [200];
         const reply = script.length > 1 ? script.shift()! : script[0];
-        this.received.push({ path, headers: req.headers as Record<string, string>, body, json: JSON.parse(body), reply });
+        this.received.push({
+          path,
+          headers: req.headers as Record<string, string>,
+          body,
+          json: JSON.parse(body),
+          reply,
+        });
         if (reply === 'hang') return void this.hanging.add(res);
         res.writeHead(reply, { 'content-type': 'text/plain' }).end('ok');
       });
@@ -62,7 +68,10 @@ export class WebhookReceiver {
   async waitFor(predicate: (all: ReceivedWebhook[]) => boolean, timeoutMs = 15_000, what = 'webhooks'): Promise<void> {
     const started = Date.now();
     while (!predicate(this.received)) {
-      if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}; received: ${this.received.map((r) => `${r.path} ${r.json.type}`).join(', ')}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(
+          `timed out waiting for ${what}; received: ${this.received.map((r) => `${r.path} ${r.json.type}`).join(', ')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -77,12 +86,17 @@ export class WebhookReceiver {
 export { verifyStandardWebhook } from '../unit/webhooks/standard-webhooks.verifier';
 
 /** Reads until `done` holds (every 50 ms), or fails after timeoutMs showing the last value. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

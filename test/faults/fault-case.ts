@@ -67,7 +67,13 @@ export async function runFaultCase(env: FaultEnvironment, spec: FaultSpec): Prom
     recoveryMs,
   };
   const windows: [number, number][] = spec.serviceDown ? [window] : [];
-  return { window, row, verification, unexpected: traffic.ledger.unexpected, strayConnectionErrors: traffic.ledger.connectionErrorsOutside(windows) };
+  return {
+    window,
+    row,
+    verification,
+    unexpected: traffic.ledger.unexpected,
+    strayConnectionErrors: traffic.ledger.connectionErrorsOutside(windows),
+  };
 }
 
 /**
@@ -77,7 +83,9 @@ export async function runFaultCase(env: FaultEnvironment, spec: FaultSpec): Prom
 async function recovered(traffic: Traffic, repairedAt: number, mix: TrafficMix): Promise<number> {
   const writes = mix.create + mix.update + mix.rotate > 0 ? ['create', 'update', 'rotate'] : ['ingest'];
   while (Date.now() - repairedAt < 60_000) {
-    const first = traffic.ledger.samples.find((s) => s.start >= repairedAt && s.status >= 200 && s.status < 300 && writes.includes(s.op));
+    const first = traffic.ledger.samples.find(
+      (s) => s.start >= repairedAt && s.status >= 200 && s.status < 300 && writes.includes(s.op),
+    );
     if (first) return first.start + first.ms - repairedAt;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

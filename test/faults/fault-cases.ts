@@ -6,7 +6,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Lines the service wrote from `offset` on that match `pattern`. */
 function countLogs(env: FaultEnvironment, offset: number, pattern: RegExp): number {
-  return env.service.output().slice(offset).split('\n').filter((line) => pattern.test(line)).length;
+  return env.service
+    .output()
+    .slice(offset)
+    .split('\n')
+    .filter((line) => pattern.test(line)).length;
 }
 
 async function killAndRestartService(env: FaultEnvironment): Promise<Injected> {
@@ -36,7 +40,10 @@ async function killDuringReplay(env: FaultEnvironment): Promise<Injected> {
   }
   await env.killService();
   await env.startService();
-  return { window: [from, Date.now()], evidence: `killed after the first replayed batch, ${events} events in the store` };
+  return {
+    window: [from, Date.now()],
+    evidence: `killed after the first replayed batch, ${events} events in the store`,
+  };
 }
 
 /** Until the service has forked a new engine (it does so on the next ClickHouse call). */
@@ -104,7 +111,10 @@ export const FAULT_CASES: FaultSpec[] = [
       }
       const failed = countLogs(env, offset, /handler failed, retrying the same batch/);
       const leases = countLogs(env, offset, /lease (lost|expired|released)/);
-      return { window: [from, Date.now()], evidence: `${failed} batch writes failed and were retried, ${leases} lease losses` };
+      return {
+        window: [from, Date.now()],
+        evidence: `${failed} batch writes failed and were retried, ${leases} lease losses`,
+      };
     },
   },
   {

@@ -7,7 +7,11 @@ import { PrivatePostgres } from '../support/private-postgres';
 import { PrivateRedis } from '../support/private-redis';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 
-const ADMIN_KEY = `sk_live_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(32, 'x').slice(0, 32)}`;
+const ADMIN_KEY = `sk_live_${randomBytes(24)
+  .toString('base64')
+  .replace(/[^A-Za-z0-9]/g, '')
+  .padEnd(32, 'x')
+  .slice(0, 32)}`;
 export const EVENT_SCHEMA = 'trunkline';
 
 export interface Tenant {
@@ -98,7 +102,8 @@ export class FaultEnvironment {
       try {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('chdb.worker')) return Number(entry);
+        if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('chdb.worker'))
+          return Number(entry);
       } catch {
         // gone meanwhile
       }
@@ -130,7 +135,8 @@ export class FaultEnvironment {
     for (;;) {
       const ready = await probe.get('/readyz').catch(() => null);
       if (ready?.status === 200) return Date.now() - started;
-      if (Date.now() - started > timeoutMs) throw new Error(`not ready after ${timeoutMs} ms: ${ready?.text ?? 'no answer'}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`not ready after ${timeoutMs} ms: ${ready?.text ?? 'no answer'}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -17,9 +17,17 @@ export interface FaultRow {
 }
 
 const COLUMNS: [keyof FaultRow, string][] = [
-  ['case', 'case'], ['injected', 'injected'], ['downMs', 'down ms'], ['requests', 'requests'], ['acknowledged', 'acknowledged'],
-  ['found', 'found after'], ['lost', 'lost'], ['duplicated', 'duplicated'], ['maxLatencyDownMs', 'max ms while down'],
-  ['unavailable', '503 while down'], ['recoveryMs', 'recovery ms'],
+  ['case', 'case'],
+  ['injected', 'injected'],
+  ['downMs', 'down ms'],
+  ['requests', 'requests'],
+  ['acknowledged', 'acknowledged'],
+  ['found', 'found after'],
+  ['lost', 'lost'],
+  ['duplicated', 'duplicated'],
+  ['maxLatencyDownMs', 'max ms while down'],
+  ['unavailable', '503 while down'],
+  ['recoveryMs', 'recovery ms'],
 ];
 
 /** A Markdown table, so the output can be pasted into docs/reliability.md as is. */

@@ -29,7 +29,9 @@ export class Ledger {
     if (sample.status >= 200 && sample.status < 300) return;
     if (sample.status === 503 && sample.retryAfter) return;
     if (sample.status === 0) return; // judged by the case: only expected while the service is down
-    this.unexpected.push(`${new Date(sample.start).toISOString()} +${sample.ms} ms ${sample.op} → ${sample.status}: ${detail().slice(0, 300)}`);
+    this.unexpected.push(
+      `${new Date(sample.start).toISOString()} +${sample.ms} ms ${sample.op} → ${sample.status}: ${detail().slice(0, 300)}`,
+    );
   }
 
   acknowledgeWrite(trunkId: string, requestId: string): void {

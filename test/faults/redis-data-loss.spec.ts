@@ -39,7 +39,9 @@ describe('after Redis lost every key of the service', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
 
-    const seen = answers.map((a) => `${a.status}${a.status === 503 && a.headers['retry-after'] ? ' with Retry-After' : ''}`);
+    const seen = answers.map(
+      (a) => `${a.status}${a.status === 503 && a.headers['retry-after'] ? ' with Retry-After' : ''}`,
+    );
     expect(seen.filter((s) => s !== '200' && s !== '503 with Retry-After')).toEqual([]);
     expect(seen[seen.length - 1]).toBe('200');
     expect(answers[answers.length - 1].body.name).toBe(created.body.name);
@@ -49,16 +51,31 @@ describe('after Redis lost every key of the service', () => {
     const { client, accountId } = await provisionAccount(app, ['full'], 'Gateway owner');
     const trunk = await client.post('/v1/trunks', trunkBody());
     expect(trunk.status).toBe(201);
-    const gatewayKey = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'gateway', scopes: ['ingest'] });
+    const gatewayKey = await app.admin.post('/v1/api-keys', {
+      account_id: accountId,
+      name: 'gateway',
+      scopes: ['ingest'],
+    });
     const gateway = app.admin.withKey(gatewayKey.body.key);
-    const record = { id: `call_loss_${Date.now()}`, trunk_id: trunk.body.id, from: '+14155550100', to: '+14155550101', status: 'connected', start_time: new Date().toISOString() };
+    const record = {
+      id: `call_loss_${Date.now()}`,
+      trunk_id: trunk.body.id,
+      from: '+14155550100',
+      to: '+14155550101',
+      status: 'connected',
+      start_time: new Date().toISOString(),
+    };
 
     await deleteNamespace(redis, app.config.redisNamespace);
     const seen: string[] = [];
     const started = Date.now();
     while (Date.now() - started < 20_000) {
       const answer = await gateway.post('/v1/ingest/calls', [record]);
-      seen.push(answer.status === 200 ? `200 accepted ${answer.body.accepted}` : `${answer.status}${answer.headers['retry-after'] ? ' with Retry-After' : ''}`);
+      seen.push(
+        answer.status === 200
+          ? `200 accepted ${answer.body.accepted}`
+          : `${answer.status}${answer.headers['retry-after'] ? ' with Retry-After' : ''}`,
+      );
       if (answer.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -13,27 +13,43 @@ describe('restoring onSend hook', () => {
     const headers: Record<string, string> = {};
     const fake = {
       statusCode,
-      status(code: number) { fake.statusCode = code; return fake; },
-      header(name: string, value: string) { headers[name] = value; return fake; },
+      status(code: number) {
+        fake.statusCode = code;
+        return fake;
+      },
+      header(name: string, value: string) {
+        headers[name] = value;
+        return fake;
+      },
     };
     return { fake, headers };
   }
-  const request = (routeUrl: string | undefined) => ({ id: 'req-1', routeOptions: { url: routeUrl } }) as unknown as FastifyRequest;
-  const hook = (restoring: boolean | Error) => restoringOnSend({ restoring: async () => {
-    if (restoring instanceof Error) throw restoring;
-    return restoring;
-  } });
+  const request = (routeUrl: string | undefined) =>
+    ({ id: 'req-1', routeOptions: { url: routeUrl } }) as unknown as FastifyRequest;
+  const hook = (restoring: boolean | Error) =>
+    restoringOnSend({
+      restoring: async () => {
+        if (restoring instanceof Error) throw restoring;
+        return restoring;
+      },
+    });
 
-  it('turns a matched route\'s 404 into 503 service_unavailable with Retry-After while restoring', async () => {
+  it("turns a matched route's 404 into 503 service_unavailable with Retry-After while restoring", async () => {
     const { fake, headers } = reply(404);
     const payload = await hook(true)(request('/v1/trunks/:trunk_id'), fake as unknown as FastifyReply, NOT_FOUND);
     expect(fake.statusCode).toBe(503);
     expect(headers['Retry-After']).toBe('1');
-    expect(JSON.parse(String(payload))).toMatchObject({ error: { code: 'service_unavailable', status: 503, request_id: 'req-1' } });
+    expect(JSON.parse(String(payload))).toMatchObject({
+      error: { code: 'service_unavailable', status: 503, request_id: 'req-1' },
+    });
   });
 
   it('keeps 404 when the read models are complete, when the check itself fails, or for an unknown route', async () => {
-    for (const [state, route] of [[false, '/v1/trunks/:trunk_id'], [new Error('redis away'), '/v1/trunks/:trunk_id'], [true, undefined]] as const) {
+    for (const [state, route] of [
+      [false, '/v1/trunks/:trunk_id'],
+      [new Error('redis away'), '/v1/trunks/:trunk_id'],
+      [true, undefined],
+    ] as const) {
       const { fake } = reply(404);
       expect(await hook(state)(request(route), fake as unknown as FastifyReply, NOT_FOUND)).toBe(NOT_FOUND);
       expect(fake.statusCode).toBe(404);
@@ -43,7 +59,9 @@ describe('restoring onSend hook', () => {
   it('passes every other answer through untouched', async () => {
     for (const status of [200, 400, 409, 503]) {
       const { fake } = reply(status);
-      expect(await hook(true)(request('/v1/trunks/:trunk_id'), fake as unknown as FastifyReply, '{"ok":1}')).toBe('{"ok":1}');
+      expect(await hook(true)(request('/v1/trunks/:trunk_id'), fake as unknown as FastifyReply, '{"ok":1}')).toBe(
+        '{"ok":1}',
+      );
       expect(fake.statusCode).toBe(status);
     }
   });

@@ -52,7 +52,8 @@ export class Traffic {
     const target = this.ledger.acknowledgedWrites + this.ledger.acknowledgedCalls.size + count;
     const started = Date.now();
     while (this.ledger.acknowledgedWrites + this.ledger.acknowledgedCalls.size < target) {
-      if (Date.now() - started > timeoutMs) throw new Error(`${this.label}: fewer than ${count} acknowledgements in ${timeoutMs} ms`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`${this.label}: fewer than ${count} acknowledgements in ${timeoutMs} ms`);
       await pause(20);
     }
   }
@@ -60,7 +61,9 @@ export class Traffic {
   private async work(worker: number): Promise<void> {
     while (this.running) {
       const op = this.pick();
-      await this[op](worker).catch((error: unknown) => this.ledger.unexpected.push(`${op}: client error ${String(error)}`));
+      await this[op](worker).catch((error: unknown) =>
+        this.ledger.unexpected.push(`${op}: client error ${String(error)}`),
+      );
       await pause(5 + Math.random() * 15);
     }
   }
@@ -81,7 +84,9 @@ export class Traffic {
 
   private async update(): Promise<void> {
     const trunk = this.anyTrunk();
-    const { response, requestId } = await this.send('update', 'PATCH', `/v1/trunks/${trunk}`, { body: { name: `Renamed ${this.label} ${this.sequence}` } });
+    const { response, requestId } = await this.send('update', 'PATCH', `/v1/trunks/${trunk}`, {
+      body: { name: `Renamed ${this.label} ${this.sequence}` },
+    });
     if (response?.status === 200) this.ledger.acknowledgeWrite(trunk, requestId);
   }
 
@@ -92,21 +97,47 @@ export class Traffic {
   }
 
   private async ingest(worker: number): Promise<void> {
-    const fresh = [...generateCalls({ count: BATCH, trunkIds: this.ledger.trunkIds, from: new Date(Date.now() - 86_400_000), to: new Date(), seed: worker + 1, startIndex: this.sequence })]
-      .map((record, i) => ({ ...record, id: `call_${this.label}_${this.sequence}_${i}` }));
+    const fresh = [
+      ...generateCalls({
+        count: BATCH,
+        trunkIds: this.ledger.trunkIds,
+        from: new Date(Date.now() - 86_400_000),
+        to: new Date(),
+        seed: worker + 1,
+        startIndex: this.sequence,
+      }),
+    ].map((record, i) => ({ ...record, id: `call_${this.label}_${this.sequence}_${i}` }));
     // Re-sends: the gateway sends a call again when it ends; it must replace, never add.
-    const again = [...this.ledger.sentCalls.values()].slice(-200).sort(() => Math.random() - 0.5).slice(0, 5).map(ended);
+    const again = [...this.ledger.sentCalls.values()]
+      .slice(-200)
+      .sort(() => Math.random() - 0.5)
+      .slice(0, 5)
+      .map(ended);
     const records: CallRecordInput[] = [...fresh, ...again];
     for (const record of records) this.ledger.sentCalls.set(record.id, record);
     const rawBody = records.map((r) => JSON.stringify(r)).join('\n');
-    const { response } = await this.send('ingest', 'POST', '/v1/ingest/calls', { rawBody, headers: { 'content-type': 'application/x-ndjson' } }, true);
+    const { response } = await this.send(
+      'ingest',
+      'POST',
+      '/v1/ingest/calls',
+      { rawBody, headers: { 'content-type': 'application/x-ndjson' } },
+      true,
+    );
     if (response?.status !== 200) return;
-    if (response.body.accepted !== records.length) this.ledger.unexpected.push(`ingest: accepted ${response.body.accepted} of ${records.length}: ${response.text.slice(0, 300)}`);
+    if (response.body.accepted !== records.length)
+      this.ledger.unexpected.push(
+        `ingest: accepted ${response.body.accepted} of ${records.length}: ${response.text.slice(0, 300)}`,
+      );
     else for (const record of records) this.ledger.acknowledgedCalls.add(record.id);
   }
 
   private async read(): Promise<void> {
-    const paths = ['/v1/trunks?limit=100', '/v1/calls?limit=20', `/v1/trunks/${this.anyTrunk()}`, '/v1/analytics/overview?granularity=hourly'];
+    const paths = [
+      '/v1/trunks?limit=100',
+      '/v1/calls?limit=20',
+      `/v1/trunks/${this.anyTrunk()}`,
+      '/v1/analytics/overview?granularity=hourly',
+    ];
     await this.send('read', 'GET', paths[Math.floor(Math.random() * paths.length)], {});
   }
 
@@ -115,26 +146,41 @@ export class Traffic {
     return ids[Math.floor(Math.random() * ids.length)];
   }
 
-  private async send(op: string, method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> }, gateway = false) {
+  private async send(
+    op: string,
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> },
+    gateway = false,
+  ) {
     const requestId = `${this.label}-${++this.sequence}`;
     const client = this.env.client(gateway ? this.tenant.ingestKey : this.tenant.fullKey);
     const start = Date.now();
     let response: ApiResponse | null = null;
     let status: number;
     try {
-      response = await withHangGuard(client.call(method, path, { ...options, headers: { ...options.headers, 'x-request-id': requestId } }));
+      response = await withHangGuard(
+        client.call(method, path, { ...options, headers: { ...options.headers, 'x-request-id': requestId } }),
+      );
       status = response ? response.status : -1;
     } catch {
       status = 0;
     }
     const retryAfter = response?.headers['retry-after'] !== undefined;
-    this.ledger.record({ start, ms: Date.now() - start, status, retryAfter, op }, () => `${method} ${path} ${response?.text ?? ''}`);
+    this.ledger.record(
+      { start, ms: Date.now() - start, status, retryAfter, op },
+      () => `${method} ${path} ${response?.text ?? ''}`,
+    );
     return { response, requestId };
   }
 }
 
 function ended(record: CallRecordInput): CallRecordInput {
-  return { ...record, status: record.status === 'connected' ? 'disconnected' : 'connected', disconnect_reason: 'normal_clearing' };
+  return {
+    ...record,
+    status: record.status === 'connected' ? 'disconnected' : 'connected',
+    disconnect_reason: 'normal_clearing',
+  };
 }
 
 async function withHangGuard<T>(promise: Promise<T>): Promise<T | null> {

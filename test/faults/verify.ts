@@ -33,20 +33,24 @@ export async function verify(env: FaultEnvironment, tenant: Tenant, ledger: Ledg
   }
 
   const listed = await pageTrunks(full);
-  if (listed.ids.size !== listed.total) duplicated.push(`trunk list: total ${listed.total}, distinct ${listed.ids.size}`);
-  for (const trunkId of ledger.trunkIds) if (!listed.ids.has(trunkId)) lost.push(`trunk ${trunkId}: not in GET /v1/trunks`);
+  if (listed.ids.size !== listed.total)
+    duplicated.push(`trunk list: total ${listed.total}, distinct ${listed.ids.size}`);
+  for (const trunkId of ledger.trunkIds)
+    if (!listed.ids.has(trunkId)) lost.push(`trunk ${trunkId}: not in GET /v1/trunks`);
   const [{ created }] = await env.postgres.query<{ created: string }>(
     `SELECT count(*) AS created FROM ${EVENT_SCHEMA}.events WHERE type = 'TrunkCreated' AND data->>'account_id' = $1`,
     [tenant.accountId],
   );
-  if (Number(created) !== listed.total) duplicated.push(`trunk list: total ${listed.total}, event store has ${created} TrunkCreated`);
+  if (Number(created) !== listed.total)
+    duplicated.push(`trunk list: total ${listed.total}, event store has ${created} TrunkCreated`);
   // One request appends one event of a type to a stream; twice would be a command applied twice.
   const repeated = await env.postgres.query<{ correlation: string; stream: string; type: string; n: string }>(
     `SELECT metadata->>'correlation_id' AS correlation, stream_id AS stream, type, count(*) AS n FROM ${EVENT_SCHEMA}.events
       WHERE data->>'account_id' = $1 GROUP BY 1, 2, 3 HAVING count(*) > 1`,
     [tenant.accountId],
   );
-  for (const row of repeated) duplicated.push(`event store: ${row.n} ${row.type} events in ${row.stream} from request ${row.correlation}`);
+  for (const row of repeated)
+    duplicated.push(`event store: ${row.n} ${row.type} events in ${row.stream} from request ${row.correlation}`);
 
   const calls = await checkCalls(full, ledger);
   found += calls.found;
@@ -74,12 +78,14 @@ async function checkCalls(client: ApiClient, ledger: Ledger): Promise<Omit<Verif
   let found = 0;
   for (let i = 0; i < acknowledged.length; i += 16) {
     const answers = await Promise.all(acknowledged.slice(i, i + 16).map((id) => client.get(`/v1/calls/${id}`)));
-    answers.forEach((answer, j) => (answer.status === 200 ? (found += 1) : lost.push(`call ${acknowledged[i + j]}: GET ${answer.status}`)));
+    answers.forEach((answer, j) =>
+      answer.status === 200 ? (found += 1) : lost.push(`call ${acknowledged[i + j]}: GET ${answer.status}`),
+    );
   }
   const ids = new Set<string>();
   let listed = 0;
   let total = -1;
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const page: ApiResponse = await client.get(`/v1/calls?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
     if (page.status !== 200) throw new Error(`GET /v1/calls: ${page.status} ${page.text}`);
     if (total < 0) total = page.body.pagination.total;
@@ -88,10 +94,14 @@ async function checkCalls(client: ApiClient, ledger: Ledger): Promise<Omit<Verif
     cursor = page.body.pagination.next_cursor;
     if (!cursor) break;
   }
-  if (listed !== ids.size || total !== ids.size) duplicated.push(`call list: total ${total}, listed ${listed}, distinct ${ids.size}`);
+  if (listed !== ids.size || total !== ids.size)
+    duplicated.push(`call list: total ${total}, listed ${listed}, distinct ${ids.size}`);
   for (const id of ids) if (!ledger.sentCalls.has(id)) duplicated.push(`call list: ${id} was never sent`);
   const start = new Date(Date.now() - 3 * 86_400_000).toISOString();
   const overview = await client.get(`/v1/analytics/overview?start_date=${start}`);
-  if (overview.body?.summary?.total_calls !== ids.size) duplicated.push(`analytics: total_calls ${overview.body?.summary?.total_calls} (${overview.status}), calls ${ids.size}`);
+  if (overview.body?.summary?.total_calls !== ids.size)
+    duplicated.push(
+      `analytics: total_calls ${overview.body?.summary?.total_calls} (${overview.status}), calls ${ids.size}`,
+    );
   return { found, lost, duplicated };
 }

@@ -18,16 +18,24 @@ describe('fuzzing every operation of the published OpenAPI description', () => {
   }, 60_000);
   afterAll(() => stop(), 30_000);
 
-  it(`answers ${REQUESTS} generated requests with no 5xx, every error in the envelope and every success on its schema`, async () => {
-    const { tally, operations } = await runFuzz(app, { requests: REQUESTS, seed: SEED, concurrency: 4 });
-    process.stdout.write(`\nfuzz seed ${SEED}, ${operations.length} operations\n${tally.table()}\n`);
-    if (tally.findings.length) process.stdout.write(`${tally.describeFindings()}\n`);
-    expect(tally.total.requests).toBe(REQUESTS);
-    expect(tally.findings.map((f) => `${f.operation} [${f.violation.kind}] seed ${f.seed}: ${f.violation.detail.slice(0, 160)}`)).toEqual([]);
-    // Valid requests must get deep: nearly every operation reached a success (a few need state the
-    // run may not reach, such as a replayable delivery of a still-enabled endpoint).
-    const never = tally.neverSucceeded();
-    if (never.length) process.stdout.write(`never reached a 2xx: ${never.join(', ')}\n`);
-    expect(never.length).toBeLessThanOrEqual(Math.floor(operations.length / 10));
-  }, 15 * 60_000);
+  it(
+    `answers ${REQUESTS} generated requests with no 5xx, every error in the envelope and every success on its schema`,
+    async () => {
+      const { tally, operations } = await runFuzz(app, { requests: REQUESTS, seed: SEED, concurrency: 4 });
+      process.stdout.write(`\nfuzz seed ${SEED}, ${operations.length} operations\n${tally.table()}\n`);
+      if (tally.findings.length) process.stdout.write(`${tally.describeFindings()}\n`);
+      expect(tally.total.requests).toBe(REQUESTS);
+      expect(
+        tally.findings.map(
+          (f) => `${f.operation} [${f.violation.kind}] seed ${f.seed}: ${f.violation.detail.slice(0, 160)}`,
+        ),
+      ).toEqual([]);
+      // Valid requests must get deep: nearly every operation reached a success (a few need state the
+      // run may not reach, such as a replayable delivery of a still-enabled endpoint).
+      const never = tally.neverSucceeded();
+      if (never.length) process.stdout.write(`never reached a 2xx: ${never.join(', ')}\n`);
+      expect(never.length).toBeLessThanOrEqual(Math.floor(operations.length / 10));
+    },
+    15 * 60_000,
+  );
 });

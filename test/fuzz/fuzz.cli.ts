@@ -21,8 +21,16 @@ async function main(): Promise<number> {
   const started = Date.now();
   try {
     process.stdout.write(`fuzzing ${requests} requests, seed ${seed}, concurrency ${concurrency}\n`);
-    const { tally, operations } = await runFuzz(app, { requests, seed, concurrency, onProgress: (done) => process.stdout.write(`  ${done} requests, ${Math.round((Date.now() - started) / 1000)} s\n`) });
-    process.stdout.write(`\n${operations.length} operations, ${Math.round((Date.now() - started) / 1000)} s\n${tally.table()}\n`);
+    const { tally, operations } = await runFuzz(app, {
+      requests,
+      seed,
+      concurrency,
+      onProgress: (done) =>
+        process.stdout.write(`  ${done} requests, ${Math.round((Date.now() - started) / 1000)} s\n`),
+    });
+    process.stdout.write(
+      `\n${operations.length} operations, ${Math.round((Date.now() - started) / 1000)} s\n${tally.table()}\n`,
+    );
     const never = tally.neverSucceeded();
     if (never.length) process.stdout.write(`never reached a 2xx: ${never.join(', ')}\n`);
     if (tally.findings.length) process.stdout.write(`\nfindings:\n${tally.describeFindings()}\n`);

@@ -22,11 +22,19 @@ describe('fuzzer regressions', () => {
   const json = (raw: string) => ({ rawBody: raw, headers: { 'content-type': 'application/json' } });
 
   it('answers a JSON body nested 3000 levels deep with 400, not a stack overflow 500', async () => {
-    expectError(await client.call('POST', '/v1/trunks', json(`{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3001)}`)), 400, 'missing_required_field');
-    expectError(await client.call('PATCH', `/v1/trunks/${trunkId}`, json(`{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`)), 400, 'missing_required_field');
+    expectError(
+      await client.call('POST', '/v1/trunks', json(`{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3001)}`)),
+      400,
+      'missing_required_field',
+    );
+    expectError(
+      await client.call('PATCH', `/v1/trunks/${trunkId}`, json(`{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`)),
+      400,
+      'missing_required_field',
+    );
   });
 
-  it('answers a malformed percent-encoding in the path in the envelope (was Fastify\'s own body)', async () => {
+  it("answers a malformed percent-encoding in the path in the envelope (was Fastify's own body)", async () => {
     const response = await client.call('DELETE', '/v1/trunks/%');
     expectError(response, 400, 'missing_required_field');
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
@@ -43,7 +51,12 @@ describe('fuzzer regressions', () => {
   });
 
   it('refuses NUL characters and unpaired surrogates in body text with 400 naming the field, not 503', async () => {
-    for (const [field, value] of [['name', 'a\u0000b'], ['system_prompt', 'x\u0000y'], ['name', 'a\ud800b'], ['sip_password', 'pass\udc00word1']]) {
+    for (const [field, value] of [
+      ['name', 'a\u0000b'],
+      ['system_prompt', 'x\u0000y'],
+      ['name', 'a\ud800b'],
+      ['sip_password', 'pass\udc00word1'],
+    ]) {
       const response = await client.post('/v1/trunks', customBody({ [field]: value }));
       expectError(response, 400, 'missing_required_field');
       expect(response.body.error.param).toBe(field);
@@ -53,7 +66,11 @@ describe('fuzzer regressions', () => {
   });
 
   it('never quotes a malformed body back in the error message (it may hold a secret)', async () => {
-    for (const raw of ['{"sip_password": Unquoted-Secret-42}', 'Unquoted-Secret-42', '{"name":"x", "sip_password": Unquoted-Secret-42']) {
+    for (const raw of [
+      '{"sip_password": Unquoted-Secret-42}',
+      'Unquoted-Secret-42',
+      '{"name":"x", "sip_password": Unquoted-Secret-42',
+    ]) {
       const response = await client.call('POST', '/v1/trunks', json(raw));
       expectError(response, 400, 'missing_required_field');
       expect(response.text).not.toContain('Unquoted-Secret');
@@ -67,8 +84,10 @@ describe('fuzzer regressions', () => {
       const hook = (await client.post('/v1/webhook-endpoints', { url: `https://hooks.example.com/race-${i}` })).body.id;
       expect([trunk, hook]).toEqual([expect.any(String), expect.any(String)]);
       const results = await Promise.all([
-        client.delete(`/v1/trunks/${trunk}`), ...[0, 1, 2].map(() => client.post(`/v1/trunks/${trunk}/rotate-password`)),
-        client.delete(`/v1/webhook-endpoints/${hook}`), ...[0, 1, 2].map(() => client.post(`/v1/webhook-endpoints/${hook}/rotate-secret`)),
+        client.delete(`/v1/trunks/${trunk}`),
+        ...[0, 1, 2].map(() => client.post(`/v1/trunks/${trunk}/rotate-password`)),
+        client.delete(`/v1/webhook-endpoints/${hook}`),
+        ...[0, 1, 2].map(() => client.post(`/v1/webhook-endpoints/${hook}/rotate-secret`)),
       ]);
       for (const r of results) {
         statuses.push(r.status);
@@ -90,6 +109,8 @@ describe('fuzzer regressions', () => {
     expect(checker.check(op('GET /v1/trunks/{id}/events'), history)).toEqual([]);
     expect(document.components.schemas.UpdateTrunkRequestDto.properties.system_prompt.type).toBe('string');
     expect(document.components.schemas.VadDto.properties.prefix_padding_ms.type).toBe('integer');
-    expect(op('POST /v1/ingest/calls').body?.content['application/json']).toEqual(expect.objectContaining({ oneOf: expect.any(Array) }));
+    expect(op('POST /v1/ingest/calls').body?.content['application/json']).toEqual(
+      expect.objectContaining({ oneOf: expect.any(Array) }),
+    );
   });
 });

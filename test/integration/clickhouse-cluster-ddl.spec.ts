@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { ClusterDdlError, clusterMigrationStatements, ClusterSchema, clusterStatements } from '../../src/infrastructure/clickhouse/cluster-ddl';
+import {
+  ClusterDdlError,
+  clusterMigrationStatements,
+  ClusterSchema,
+  clusterStatements,
+} from '../../src/infrastructure/clickhouse/cluster-ddl';
 import { runMigrations } from '../../src/infrastructure/clickhouse/migrations';
 import { CLICKHOUSE_MIGRATIONS } from '../../src/infrastructure/clickhouse/migrations/index';
 
@@ -20,14 +25,18 @@ const tablesOf = (statements: string[]) =>
 /** The single-node reading of cluster DDL: what chDB (no Keeper, no clusters) can run. */
 function singleNode(statement: string): string | null {
   if (/ENGINE = Distributed\(/.test(statement) || /^INSERT /.test(statement)) return null;
-  return statement.replace(/ ON CLUSTER '\w+'/, '').replace(/Replicated(\w*MergeTree)\('[^']*', '\{replica\}'(, )?/, '$1(');
+  return statement
+    .replace(/ ON CLUSTER '\w+'/, '')
+    .replace(/Replicated(\w*MergeTree)\('[^']*', '\{replica\}'(, )?/, '$1(');
 }
 
 describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
   it('turns every table of the migrations into a replicated local table and a distributed one, sharded by its first sort column', () => {
     const statements = generated();
     for (const { table, engine, args, firstKey } of tablesOf(originals())) {
-      const local = statements.find((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER '${CLUSTER}' (`));
+      const local = statements.find((s) =>
+        s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER '${CLUSTER}' (`),
+      );
       const inner = args.replace(/^\(|\)$/g, '');
       const replicated = `ENGINE = Replicated${engine}('/clickhouse/tables/{shard}/{database}/${table}_local', '{replica}'${inner ? `, ${inner}` : ''})`;
       expect({ table, local: local?.includes(replicated) }).toEqual({ table, local: true });
@@ -36,11 +45,16 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
       );
     }
     expect(tablesOf(originals()).map((t) => [t.table, t.firstKey])).toEqual(
-      expect.arrayContaining([['call_records', 'account_id'], ['call_stats_hourly', 'account_id'], ['trunk_dimension', 'account_id'], ['projection_checkpoints', 'name']]),
+      expect.arrayContaining([
+        ['call_records', 'account_id'],
+        ['call_stats_hourly', 'account_id'],
+        ['trunk_dimension', 'account_id'],
+        ['projection_checkpoints', 'name'],
+      ]),
     );
   });
 
-  it('keeps each table\'s columns, sort key and partitioning unchanged in its local part', () => {
+  it("keeps each table's columns, sort key and partitioning unchanged in its local part", () => {
     const byTable = new Map(generated().map((s) => [/^CREATE TABLE IF NOT EXISTS (\w+)_local /.exec(s)?.[1], s]));
     for (const original of originals().filter((s) => s.startsWith('CREATE TABLE'))) {
       const table = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(original)![1];
@@ -55,12 +69,16 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
   it('points materialized views from local sources to local targets, and runs everything ON CLUSTER', () => {
     const statements = generated();
     const shape = (pattern: RegExp) => (v: string) => pattern.exec(v)?.slice(1);
-    const views = statements.filter((s) => s.startsWith('CREATE MATERIALIZED VIEW')).map(shape(/VIEW IF NOT EXISTS (\w+) ON CLUSTER 'trunkline' TO (\w+) AS .* FROM (\w+)/));
+    const views = statements
+      .filter((s) => s.startsWith('CREATE MATERIALIZED VIEW'))
+      .map(shape(/VIEW IF NOT EXISTS (\w+) ON CLUSTER 'trunkline' TO (\w+) AS .* FROM (\w+)/));
     const expected = originals()
       .filter((s) => s.startsWith('CREATE MATERIALIZED VIEW'))
       .map(shape(/VIEW IF NOT EXISTS (\w+) TO (\w+) AS .* FROM (\w+)/))
       .map((v) => [v![0], `${v![1]}_local`, `${v![2]}_local`]);
-    expect(expected).toEqual(expect.arrayContaining([['call_stats_hourly_mv', 'call_stats_hourly_local', 'call_records_local']]));
+    expect(expected).toEqual(
+      expect.arrayContaining([['call_stats_hourly_mv', 'call_stats_hourly_local', 'call_records_local']]),
+    );
     expect(views).toEqual(expected);
     expect(statements.filter((s) => !s.startsWith('INSERT ') && !s.includes(`ON CLUSTER '${CLUSTER}'`))).toEqual([]);
     expect(statements).toContain(`TRUNCATE TABLE IF EXISTS call_stats_daily_local ON CLUSTER '${CLUSTER}' SYNC`);
@@ -68,14 +86,24 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
 
   it('rewrites ALTER, DROP and plain views, and refuses what it cannot translate', () => {
     const schema = new ClusterSchema('c1');
-    clusterStatements('CREATE TABLE IF NOT EXISTS t (a String, b UInt8) ENGINE = MergeTree() ORDER BY (a, b) SETTINGS index_granularity = 1024', schema);
+    clusterStatements(
+      'CREATE TABLE IF NOT EXISTS t (a String, b UInt8) ENGINE = MergeTree() ORDER BY (a, b) SETTINGS index_granularity = 1024',
+      schema,
+    );
     expect(clusterStatements('ALTER TABLE t ADD COLUMN IF NOT EXISTS c UInt8', schema)).toEqual([
       "ALTER TABLE t_local ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS c UInt8",
       "ALTER TABLE t ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS c UInt8",
     ]);
-    expect(clusterStatements('ALTER TABLE t ADD INDEX ib b TYPE minmax GRANULARITY 1', schema)).toEqual(["ALTER TABLE t_local ON CLUSTER 'c1' ADD INDEX ib b TYPE minmax GRANULARITY 1"]);
-    expect(clusterStatements('CREATE VIEW IF NOT EXISTS v AS SELECT a FROM t', schema)).toEqual(["CREATE VIEW IF NOT EXISTS v ON CLUSTER 'c1' AS SELECT a FROM t"]);
-    expect(clusterStatements('DROP TABLE IF EXISTS t', schema)).toEqual(["DROP TABLE IF EXISTS t ON CLUSTER 'c1' SYNC", "DROP TABLE IF EXISTS t_local ON CLUSTER 'c1' SYNC"]);
+    expect(clusterStatements('ALTER TABLE t ADD INDEX ib b TYPE minmax GRANULARITY 1', schema)).toEqual([
+      "ALTER TABLE t_local ON CLUSTER 'c1' ADD INDEX ib b TYPE minmax GRANULARITY 1",
+    ]);
+    expect(clusterStatements('CREATE VIEW IF NOT EXISTS v AS SELECT a FROM t', schema)).toEqual([
+      "CREATE VIEW IF NOT EXISTS v ON CLUSTER 'c1' AS SELECT a FROM t",
+    ]);
+    expect(clusterStatements('DROP TABLE IF EXISTS t', schema)).toEqual([
+      "DROP TABLE IF EXISTS t ON CLUSTER 'c1' SYNC",
+      "DROP TABLE IF EXISTS t_local ON CLUSTER 'c1' SYNC",
+    ]);
     for (const refused of [
       'CREATE TABLE IF NOT EXISTS m (a String) ENGINE = Memory',
       "CREATE TABLE IF NOT EXISTS r (a String) ENGINE = ReplicatedMergeTree('/p', 'r') ORDER BY a",
@@ -98,8 +126,12 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
       ping: async () => undefined,
       close: async () => undefined,
     };
-    expect(await runMigrations(recorder, CLICKHOUSE_MIGRATIONS, undefined, { cluster: CLUSTER })).toEqual(CLICKHOUSE_MIGRATIONS.map((m) => m.version));
-    expect(issued.slice(0, 2).map((s) => /^CREATE TABLE IF NOT EXISTS (\w+) ON CLUSTER 'trunkline' (AS|\()/.exec(s)?.[1])).toEqual(['schema_migrations_local', 'schema_migrations']);
+    expect(await runMigrations(recorder, CLICKHOUSE_MIGRATIONS, undefined, { cluster: CLUSTER })).toEqual(
+      CLICKHOUSE_MIGRATIONS.map((m) => m.version),
+    );
+    expect(
+      issued.slice(0, 2).map((s) => /^CREATE TABLE IF NOT EXISTS (\w+) ON CLUSTER 'trunkline' (AS|\()/.exec(s)?.[1]),
+    ).toEqual(['schema_migrations_local', 'schema_migrations']);
     expect(issued.filter((s) => !s.startsWith('INSERT INTO schema_migrations')).slice(2)).toEqual(generated());
   });
 
@@ -116,11 +148,47 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
 
     it('runs the local tables and views, and the views cascade rows into the local aggregates', async () => {
       for (const statement of generated().map(singleNode)) if (statement) await clickhouse.command(statement);
-      const row = { account_id: 'acct_1', start_time: '2026-11-21T10:15:00.000Z', call_id: 'call_1', version: 1, sign: 1, trunk_id: 'conn_1', provider: 'custom', direction: 'inbound', status: 'connected', from_number: '+1', to_number: '+2', end_time: null, duration_seconds: 30, carrier_lag_ms: 10, ai_latency_ms: 20, gateway_processing_ms: 5, total_latency_ms: 35, latency_bin: 35, packet_loss_percent: null, jitter_ms: null, codec_used: 'G711', codec_group: 'G711', disconnect_reason: '', turns: '[]', sip_trace: '', ingested_at: '2026-11-21T10:16:00.000Z' };
-      await clickhouse.insert('call_records_local', [row, { ...row, sign: -1 }, { ...row, version: 2, status: 'failed' }]);
-      const hourly = await clickhouse.query<{ calls: number; connected: number; failed: number }>('SELECT sum(calls) AS calls, sum(connected) AS connected, sum(failed) AS failed FROM call_stats_hourly_local');
+      const row = {
+        account_id: 'acct_1',
+        start_time: '2026-11-21T10:15:00.000Z',
+        call_id: 'call_1',
+        version: 1,
+        sign: 1,
+        trunk_id: 'conn_1',
+        provider: 'custom',
+        direction: 'inbound',
+        status: 'connected',
+        from_number: '+1',
+        to_number: '+2',
+        end_time: null,
+        duration_seconds: 30,
+        carrier_lag_ms: 10,
+        ai_latency_ms: 20,
+        gateway_processing_ms: 5,
+        total_latency_ms: 35,
+        latency_bin: 35,
+        packet_loss_percent: null,
+        jitter_ms: null,
+        codec_used: 'G711',
+        codec_group: 'G711',
+        disconnect_reason: '',
+        turns: '[]',
+        sip_trace: '',
+        ingested_at: '2026-11-21T10:16:00.000Z',
+      };
+      await clickhouse.insert('call_records_local', [
+        row,
+        { ...row, sign: -1 },
+        { ...row, version: 2, status: 'failed' },
+      ]);
+      const hourly = await clickhouse.query<{ calls: number; connected: number; failed: number }>(
+        'SELECT sum(calls) AS calls, sum(connected) AS connected, sum(failed) AS failed FROM call_stats_hourly_local',
+      );
       const daily = await clickhouse.query<{ calls: number }>('SELECT sum(calls) AS calls FROM call_stats_daily_local');
-      expect({ hourly: hourly.map((r) => [Number(r.calls), Number(r.connected), Number(r.failed)]), daily: Number(daily[0].calls) }).toEqual({ hourly: [[1, 0, 1]], daily: 1 });
+      expect({
+        hourly: hourly.map((r) => [Number(r.calls), Number(r.connected), Number(r.failed)]),
+        daily: Number(daily[0].calls),
+      }).toEqual({ hourly: [[1, 0, 1]], daily: 1 });
     });
   });
 });

@@ -24,22 +24,46 @@ const TRUNKS = ['conn_a', 'conn_b', 'conn_c'];
 function row(r: CallRecordInput, version: number): Record<string, unknown> {
   const start = new Date(r.start_time);
   const end = r.end_time ? new Date(r.end_time) : null;
-  const built: CallRow = rowOf({
-    id: r.id, trunk_id: r.trunk_id, direction: r.direction, from: r.from, to: r.to, status: r.status, start_time: start, end_time: end,
-    duration_seconds: r.duration_seconds ?? 0, carrier_lag_ms: r.carrier_lag_ms ?? null, ai_latency_ms: r.ai_latency_ms ?? null,
-    gateway_processing_ms: r.gateway_processing_ms ?? null, packet_loss_percent: r.packet_loss_percent ?? null, jitter_ms: r.jitter_ms ?? null,
-    codec_used: r.codec_used ?? null, disconnect_reason: r.disconnect_reason ?? null, turns: [], sip_trace: null,
-    account_id: ACCOUNT, provider: 'openai',
-  }, version, new Date());
+  const built: CallRow = rowOf(
+    {
+      id: r.id,
+      trunk_id: r.trunk_id,
+      direction: r.direction,
+      from: r.from,
+      to: r.to,
+      status: r.status,
+      start_time: start,
+      end_time: end,
+      duration_seconds: r.duration_seconds ?? 0,
+      carrier_lag_ms: r.carrier_lag_ms ?? null,
+      ai_latency_ms: r.ai_latency_ms ?? null,
+      gateway_processing_ms: r.gateway_processing_ms ?? null,
+      packet_loss_percent: r.packet_loss_percent ?? null,
+      jitter_ms: r.jitter_ms ?? null,
+      codec_used: r.codec_used ?? null,
+      disconnect_reason: r.disconnect_reason ?? null,
+      turns: [],
+      sip_trace: null,
+      account_id: ACCOUNT,
+      provider: 'openai',
+    },
+    version,
+    new Date(),
+  );
   return { ...built };
 }
 
-const SUMS = 'sum(calls) AS calls, sum(connected) AS connected, sum(failed) AS failed, sum(duration_sum) AS duration_sum, sum(latency_calls) AS latency_calls, sum(total_latency_sum) AS total_latency_sum, sum(jitter_sum) AS jitter_sum, sumMap(codecs) AS codecs';
+const SUMS =
+  'sum(calls) AS calls, sum(connected) AS connected, sum(failed) AS failed, sum(duration_sum) AS duration_sum, sum(latency_calls) AS latency_calls, sum(total_latency_sum) AS total_latency_sum, sum(jitter_sum) AS jitter_sum, sumMap(codecs) AS codecs';
 
 const perDayFromHourly = (ch: ClickHouseExecutor) =>
-  ch.query(`SELECT toUnixTimestamp(toStartOfDay(hour)) AS d, trunk_id, ${SUMS} FROM call_stats_hourly GROUP BY d, trunk_id ORDER BY d, trunk_id`);
+  ch.query(
+    `SELECT toUnixTimestamp(toStartOfDay(hour)) AS d, trunk_id, ${SUMS} FROM call_stats_hourly GROUP BY d, trunk_id ORDER BY d, trunk_id`,
+  );
 const perDayFromDaily = (ch: ClickHouseExecutor) =>
-  ch.query(`SELECT toUnixTimestamp(day) AS d, trunk_id, ${SUMS} FROM call_stats_daily GROUP BY d, trunk_id ORDER BY d, trunk_id`);
+  ch.query(
+    `SELECT toUnixTimestamp(day) AS d, trunk_id, ${SUMS} FROM call_stats_daily GROUP BY d, trunk_id ORDER BY d, trunk_id`,
+  );
 // The latency histogram three ways: from the raw records (signed), the hourly rows, the daily rows.
 const HIST = (table: string, time: string, bin: string, n: string, where = '1') =>
   `SELECT toUnixTimestamp(toStartOfDay(${time})) AS d, trunk_id, ${bin} AS b, sum(${n}) AS calls_in_bin FROM ${table} WHERE ${where}
@@ -55,7 +79,9 @@ async function histograms(ch: ClickHouseExecutor): Promise<unknown[][]> {
 describe('daily call aggregates', () => {
   let ch: ClickHouseExecutor;
   const now = Date.now();
-  const calls = [...generateCalls({ count: 600, trunkIds: TRUNKS, from: new Date(now - 4 * DAY), to: new Date(now), seed: 7 })];
+  const calls = [
+    ...generateCalls({ count: 600, trunkIds: TRUNKS, from: new Date(now - 4 * DAY), to: new Date(now), seed: 7 }),
+  ];
 
   beforeAll(async () => {
     ch = await createClickHouse({ url: null, dataDir: join(root, 'ch'), migrations: [] });
@@ -63,8 +89,14 @@ describe('daily call aggregates', () => {
   afterAll(() => ch?.close());
 
   it('backfills from the hourly aggregates when the migration meets existing calls', async () => {
-    await runMigrations(ch, CLICKHOUSE_MIGRATIONS.filter((m) => m.version === 1));
-    await ch.insert('call_records', calls.slice(0, 300).map((r) => row(r, 1)));
+    await runMigrations(
+      ch,
+      CLICKHOUSE_MIGRATIONS.filter((m) => m.version === 1),
+    );
+    await ch.insert(
+      'call_records',
+      calls.slice(0, 300).map((r) => row(r, 1)),
+    );
     expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toContain(2);
     const daily = await perDayFromDaily(ch);
     expect(daily.length).toBeGreaterThanOrEqual(TRUNKS.length * 4);
@@ -76,13 +108,19 @@ describe('daily call aggregates', () => {
   }, 60_000);
 
   it('follows new calls and retracted versions through the cascading view', async () => {
-    await ch.insert('call_records', calls.slice(300).map((r) => row(r, 1)));
+    await ch.insert(
+      'call_records',
+      calls.slice(300).map((r) => row(r, 1)),
+    );
     // A later version of every tenth call: the stored version cancelled (sign -1), the new one added.
     const revised = calls.filter((_, i) => i % 10 === 0);
-    await ch.insert('call_records', revised.flatMap((r) => [
-      { ...row(r, 1), sign: -1 },
-      row({ ...r, status: 'failed', ai_latency_ms: (r.ai_latency_ms ?? 100) + 5_000 }, 2),
-    ]));
+    await ch.insert(
+      'call_records',
+      revised.flatMap((r) => [
+        { ...row(r, 1), sign: -1 },
+        row({ ...r, status: 'failed', ai_latency_ms: (r.ai_latency_ms ?? 100) + 5_000 }, 2),
+      ]),
+    );
     const daily = await perDayFromDaily(ch);
     expect(daily).toEqual(await perDayFromHourly(ch));
     const [raw, hourly, dailyHist] = await histograms(ch);

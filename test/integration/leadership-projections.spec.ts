@@ -20,9 +20,21 @@ import { RedisTestContext, testRedisUrl } from '../support/redis';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 
 const TTL_MS = 600;
-const accountCreated = (id: string): NewEvent => ({ id: randomUUID(), type: 'AccountCreated', data: { account_id: id, name: `n-${id}`, created_at: '2026-11-21T10:00:00.000Z' } });
-const trunkCreated = (id: string, name: string): NewEvent => ({ id: randomUUID(), type: 'TrunkCreated', data: { trunk_id: id, account_id: 'acct_1', name, ai_provider: 'custom' } });
-const trunkRenamed = (id: string, name: string): NewEvent => ({ id: randomUUID(), type: 'TrunkUpdated', data: { trunk_id: id, account_id: 'acct_1', changes: { name } } });
+const accountCreated = (id: string): NewEvent => ({
+  id: randomUUID(),
+  type: 'AccountCreated',
+  data: { account_id: id, name: `n-${id}`, created_at: '2026-11-21T10:00:00.000Z' },
+});
+const trunkCreated = (id: string, name: string): NewEvent => ({
+  id: randomUUID(),
+  type: 'TrunkCreated',
+  data: { trunk_id: id, account_id: 'acct_1', name, ai_provider: 'custom' },
+});
+const trunkRenamed = (id: string, name: string): NewEvent => ({
+  id: randomUUID(),
+  type: 'TrunkUpdated',
+  data: { trunk_id: id, account_id: 'acct_1', changes: { name } },
+});
 
 async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
   const started = Date.now();
@@ -61,7 +73,13 @@ describe('projections under leadership', () => {
     } else redis = await context.client(name);
     const bus = await RedisBus.connect(testRedisUrl(), redis);
     buses.push(bus);
-    return { redis, namespace, bus, lease: new RedisLeaderLease(redis, namespace, { ttlMs: TTL_MS, instanceId: name }), writer: new RedisFencedWriter(redis, namespace) };
+    return {
+      redis,
+      namespace,
+      bus,
+      lease: new RedisLeaderLease(redis, namespace, { ttlMs: TTL_MS, instanceId: name }),
+      writer: new RedisFencedWriter(redis, namespace),
+    };
   }
 
   it('applies each event once across two instances, through a crash of the leader, and releases waits on both', async () => {
@@ -73,14 +91,22 @@ describe('projections under leadership', () => {
     const proxies = await Promise.all([0, 1].map(() => startTcpProxy(url.hostname, Number(url.port || 6379))));
     for (const [i, name] of ['a', 'b'].entries()) {
       const cluster = await instance(namespace, name, proxies[i]);
-      const led = ledReadModelRunner(cluster, 'read-models', buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'), new RedisReadModelStore(cluster.redis, prefix), prefix, events);
+      const led = ledReadModelRunner(
+        cluster,
+        'read-models',
+        buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'),
+        new RedisReadModelStore(cluster.redis, prefix),
+        prefix,
+        events,
+      );
       await led.shared.start();
       leds.push({ led, proxy: proxies[i] });
       leaderships.push(led.start(cluster.lease));
     }
     const append = async (n: number): Promise<GlobalPosition> => {
       let last: GlobalPosition | null = null;
-      for (let i = 0; i < n; i++) last = (await events.append(`account-${randomUUID()}`, [accountCreated(randomUUID())], 'no_stream')).position;
+      for (let i = 0; i < n; i++)
+        last = (await events.append(`account-${randomUUID()}`, [accountCreated(randomUUID())], 'no_stream')).position;
       return last!;
     };
     const first = await append(20);
@@ -114,14 +140,18 @@ describe('projections under leadership', () => {
 
     it('is projected by one instance and waited for on the other', async () => {
       const namespace = context.namespace();
-      const led = await Promise.all(['a', 'b'].map(async (name) => ledTrunkDimension(await instance(namespace, name), dimensionEvents, clickhouse)));
+      const led = await Promise.all(
+        ['a', 'b'].map(async (name) => ledTrunkDimension(await instance(namespace, name), dimensionEvents, clickhouse)),
+      );
       await Promise.all(led.map((l) => l.shared.start()));
       const leaderships = led.map((l) => l.start());
       await dimensionEvents.append('trunk-conn_1', [trunkCreated('conn_1', 'First name')], 'no_stream');
       const { position } = await dimensionEvents.append('trunk-conn_1', [trunkRenamed('conn_1', 'Second name')], 0);
       expect(await Promise.all(led.map((l) => l.shared.waitFor(position, 10_000)))).toEqual([true, true]);
       expect(leaderships.filter((l) => l.leading)).toHaveLength(1);
-      const rows = await clickhouse.query<{ name: string }>("SELECT name FROM trunk_dimension FINAL WHERE trunk_id = 'conn_1'");
+      const rows = await clickhouse.query<{ name: string }>(
+        "SELECT name FROM trunk_dimension FINAL WHERE trunk_id = 'conn_1'",
+      );
       expect(rows.map((r) => r.name)).toEqual(['Second name']);
       await Promise.all(leaderships.map((l) => l.stop()));
     });

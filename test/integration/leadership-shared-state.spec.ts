@@ -64,20 +64,51 @@ describe('per-instance state across instances', () => {
     afterAll(() => clickhouse.close());
 
     const record = (id: string, account: string, status: EnrichedCallRecord['status']): EnrichedCallRecord => ({
-      id, trunk_id: 'conn_t', account_id: account, provider: 'custom', direction: 'inbound', from: '+15550000001', to: '+15550000002', status,
-      start_time: new Date('2026-11-21T10:00:00.000Z'), end_time: null, duration_seconds: 30, carrier_lag_ms: 10, ai_latency_ms: 20,
-      gateway_processing_ms: 5, packet_loss_percent: null, jitter_ms: null, codec_used: 'G711', disconnect_reason: null, turns: [], sip_trace: null,
+      id,
+      trunk_id: 'conn_t',
+      account_id: account,
+      provider: 'custom',
+      direction: 'inbound',
+      from: '+15550000001',
+      to: '+15550000002',
+      status,
+      start_time: new Date('2026-11-21T10:00:00.000Z'),
+      end_time: null,
+      duration_seconds: 30,
+      carrier_lag_ms: 10,
+      ai_latency_ms: 20,
+      gateway_processing_ms: 5,
+      packet_loss_percent: null,
+      jitter_ms: null,
+      codec_used: 'G711',
+      disconnect_reason: null,
+      turns: [],
+      sip_trace: null,
     });
 
     /** Every id re-sent through both writers at once, `rounds` times: like two instances behind a balancer. */
-    async function race(account: string, writers: CallRecordWriter[], rounds: number): Promise<{ listed: number; counted: number; ids: number }> {
+    async function race(
+      account: string,
+      writers: CallRecordWriter[],
+      rounds: number,
+    ): Promise<{ listed: number; counted: number; ids: number }> {
       const ids = Array.from({ length: 20 }, (_, i) => `call_${account}_${i}`);
       await writers[0].submit(ids.map((id) => record(id, account, 'connected')));
       for (let round = 0; round < rounds; round++) {
-        await Promise.all(writers.map((writer, w) => writer.submit(ids.map((id) => record(id, account, w === 0 ? 'failed' : 'disconnected')))));
+        await Promise.all(
+          writers.map((writer, w) =>
+            writer.submit(ids.map((id) => record(id, account, w === 0 ? 'failed' : 'disconnected'))),
+          ),
+        );
       }
-      const [listed] = await clickhouse.query<{ n: number }>('SELECT count() AS n FROM call_records FINAL WHERE account_id = {a:String} AND sign = 1', { a: account });
-      const [counted] = await clickhouse.query<{ n: number }>('SELECT sum(calls) AS n FROM call_stats_hourly WHERE account_id = {a:String}', { a: account });
+      const [listed] = await clickhouse.query<{ n: number }>(
+        'SELECT count() AS n FROM call_records FINAL WHERE account_id = {a:String} AND sign = 1',
+        { a: account },
+      );
+      const [counted] = await clickhouse.query<{ n: number }>(
+        'SELECT sum(calls) AS n FROM call_stats_hourly WHERE account_id = {a:String}',
+        { a: account },
+      );
       return { listed: Number(listed.n), counted: Number(counted.n), ids: ids.length };
     }
 
@@ -93,7 +124,11 @@ describe('per-instance state across instances', () => {
     });
 
     it('shows why: without the mutex the same races list calls twice', async () => {
-      const outcome = await race('acct_unlocked', [new CallRecordWriter(clickhouse), new CallRecordWriter(clickhouse)], 5);
+      const outcome = await race(
+        'acct_unlocked',
+        [new CallRecordWriter(clickhouse), new CallRecordWriter(clickhouse)],
+        5,
+      );
       expect(outcome.listed).toBeGreaterThan(outcome.ids);
     });
   });

@@ -19,7 +19,11 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 }
 
 /** A contender whose terms are recorded; `running` counts tasks running at once across contenders. */
-function contender(lease: RedisLeaderLease, name: string, log: { running: number; maxRunning: number; terms: LeaderTerm[] }): Leadership {
+function contender(
+  lease: RedisLeaderLease,
+  name: string,
+  log: { running: number; maxRunning: number; terms: LeaderTerm[] },
+): Leadership {
   return lease.runWhileLeader(name, async (term) => {
     log.terms.push(term);
     log.running += 1;
@@ -65,9 +69,17 @@ describe('leader lease (Redis)', () => {
     const proxy = await startTcpProxy(url.hostname, Number(url.port || 6379));
     const doomed = createRedisClient(`redis://127.0.0.1:${proxy.port}`, { connectionName: 'test:doomed' });
     await waitForReady(doomed, 5000);
-    const victim = contender(new RedisLeaderLease(doomed, namespace, { ttlMs: TTL_MS, instanceId: 'victim' }), 'job', log);
+    const victim = contender(
+      new RedisLeaderLease(doomed, namespace, { ttlMs: TTL_MS, instanceId: 'victim' }),
+      'job',
+      log,
+    );
     await until(() => log.terms.length === 1, 'the victim leads');
-    const survivor = contender(new RedisLeaderLease(redis, namespace, { ttlMs: TTL_MS, instanceId: 'survivor' }), 'job', log);
+    const survivor = contender(
+      new RedisLeaderLease(redis, namespace, { ttlMs: TTL_MS, instanceId: 'survivor' }),
+      'job',
+      log,
+    );
     // Like SIGKILL as far as Redis can tell: no release, no more renewals.
     await proxy.cut();
     await until(() => log.terms.length === 2, 'the survivor takes over');
@@ -99,10 +111,20 @@ describe('leader lease (Redis)', () => {
       await new Promise<void>((resolve) => term.signal.addEventListener('abort', () => resolve(), { once: true }));
     });
     await until(() => next.length === 1, 'the successor leads');
-    await expect(writer.write(terms[0], namespace, [{ op: 'set', key: 'a', value: 'stale' }], { ...checkpoint, value: '9:9' })).rejects.toBeInstanceOf(FencedOffError);
+    await expect(
+      writer.write(terms[0], namespace, [{ op: 'set', key: 'a', value: 'stale' }], { ...checkpoint, value: '9:9' }),
+    ).rejects.toBeInstanceOf(FencedOffError);
     expect(terms[0].signal.aborted).toBe(true);
     expect([await redis.get(`${namespace}a`), await redis.get(`${namespace}cp`)]).toEqual(['first', '1:1']);
-    await writer.write(next[0], namespace, [{ op: 'hset', key: 'h', fields: { x: '1' } }, { op: 'zadd', key: 'z', score: 1763776000123, member: 'm' }], { ...checkpoint, value: '2:2' });
+    await writer.write(
+      next[0],
+      namespace,
+      [
+        { op: 'hset', key: 'h', fields: { x: '1' } },
+        { op: 'zadd', key: 'z', score: 1763776000123, member: 'm' },
+      ],
+      { ...checkpoint, value: '2:2' },
+    );
     expect(await redis.hgetall(`${namespace}h`)).toEqual({ x: '1' });
     expect(await redis.zscore(`${namespace}z`, 'm')).toBe('1763776000123');
     await Promise.all([paused.stop(), leading.stop()]);

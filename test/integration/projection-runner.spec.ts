@@ -27,11 +27,25 @@ async function snapshot(redis: Redis, namespace: string): Promise<Record<string,
   return out;
 }
 
-const accountCreated = (id: string, at: string): NewEvent => ({ id: randomUUID(), type: 'AccountCreated', data: { account_id: id, name: `n-${id}`, created_at: at } });
+const accountCreated = (id: string, at: string): NewEvent => ({
+  id: randomUUID(),
+  type: 'AccountCreated',
+  data: { account_id: id, name: `n-${id}`, created_at: at },
+});
 const keyIssued = (keyId: string, accountId: string, hash: string): NewEvent => ({
   id: randomUUID(),
   type: 'ApiKeyIssued',
-  data: { key_id: keyId, account_id: accountId, name: 'k', scopes: ['full'], environment: 'live', key_hash: hash, key_hint: 'abcd', expires_at: null, created_at: '2026-11-21T10:00:00.000Z' },
+  data: {
+    key_id: keyId,
+    account_id: accountId,
+    name: 'k',
+    scopes: ['full'],
+    environment: 'live',
+    key_hash: hash,
+    key_hint: 'abcd',
+    expires_at: null,
+    created_at: '2026-11-21T10:00:00.000Z',
+  },
 });
 const keyRevoked = (keyId: string, accountId: string, hash: string): NewEvent => ({
   id: randomUUID(),
@@ -59,8 +73,19 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
     events = await createEventStore({ dataDir });
     for (let i = 0; i < 30; i++) {
       const accountId = `acct_${i}`;
-      await events.append(`account-${accountId}`, [accountCreated(accountId, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString())], 'no_stream');
-      await events.append(`apikey-key_${i}`, [keyIssued(`key_${i}`, accountId, `hash${i}`), ...(i % 3 === 0 ? [keyRevoked(`key_${i}`, accountId, `hash${i}`)] : [])], 'no_stream');
+      await events.append(
+        `account-${accountId}`,
+        [accountCreated(accountId, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString())],
+        'no_stream',
+      );
+      await events.append(
+        `apikey-key_${i}`,
+        [
+          keyIssued(`key_${i}`, accountId, `hash${i}`),
+          ...(i % 3 === 0 ? [keyRevoked(`key_${i}`, accountId, `hash${i}`)] : []),
+        ],
+        'no_stream',
+      );
     }
   });
 
@@ -71,7 +96,12 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
   });
 
   function runnerOn(namespace: string): ProjectionRunner {
-    return new ProjectionRunner('read-models', buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'), new RedisReadModelStore(redis, namespace), events);
+    return new ProjectionRunner(
+      'read-models',
+      buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'),
+      new RedisReadModelStore(redis, namespace),
+      events,
+    );
   }
 
   it('projects every event and reports itself caught up', async () => {
@@ -108,7 +138,11 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
     await caughtUp(first);
     await first.stop();
     const checkpointBefore = await redis.get(`${namespace}checkpoint:read-models`);
-    const appended = await events.append('account-acct_late', [accountCreated('acct_late', '2026-06-01T00:00:00.000Z')], 'no_stream');
+    const appended = await events.append(
+      'account-acct_late',
+      [accountCreated('acct_late', '2026-06-01T00:00:00.000Z')],
+      'no_stream',
+    );
     const second = runnerOn(namespace);
     await second.start();
     expect(await second.waitFor(appended.position, 5000)).toBe(true);

@@ -12,7 +12,10 @@ import {
 const TIMEOUT_MS = 300;
 
 /** Probes `wss://<host>:<port>/v1/stream?session=abc` with the test CA trusted (unless told not to). */
-function probe(port: number, opts: { ca?: string; host?: string; probe?: boolean; timeoutMs?: number }): Promise<ValidationResult> {
+function probe(
+  port: number,
+  opts: { ca?: string; host?: string; probe?: boolean; timeoutMs?: number },
+): Promise<ValidationResult> {
   const validator = createProviderValidator({
     mode: 'live',
     openaiApiBase: 'http://127.0.0.1:1/v1',
@@ -21,7 +24,10 @@ function probe(port: number, opts: { ca?: string; host?: string; probe?: boolean
     probeCustomEndpoints: opts.probe ?? true,
     ca: opts.ca,
   });
-  return validator.validate({ provider: 'custom', endpoint: `wss://${opts.host ?? '127.0.0.1'}:${port}/v1/stream?session=abc` });
+  return validator.validate({
+    provider: 'custom',
+    endpoint: `wss://${opts.host ?? '127.0.0.1'}:${port}/v1/stream?session=abc`,
+  });
 }
 
 async function eventually(check: () => boolean, ms = 1000): Promise<void> {
@@ -49,7 +55,12 @@ describe('custom endpoint WebSocket handshake probe', () => {
     expect(await probe(stub.port, { ca: certificate.cert, timeoutMs: 3000 })).toEqual({ ok: true });
     const [upgrade] = stub.upgrades;
     expect(upgrade.path).toBe('/v1/stream?session=abc');
-    expect(upgrade.headers).toMatchObject({ host: `127.0.0.1:${stub.port}`, upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13' });
+    expect(upgrade.headers).toMatchObject({
+      host: `127.0.0.1:${stub.port}`,
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+      'sec-websocket-version': '13',
+    });
     expect(Buffer.from(String(upgrade.headers['sec-websocket-key']), 'base64')).toHaveLength(16);
     await eventually(() => upgrade.after.length > 0);
     const frame = Buffer.concat(upgrade.after);
@@ -73,13 +84,22 @@ describe('custom endpoint WebSocket handshake probe', () => {
 
   it('rejects a 101 with a wrong Sec-WebSocket-Accept on custom_endpoint', async () => {
     const stub = await agent('wrong-accept');
-    expect(await probe(stub.port, { ca: certificate.cert })).toMatchObject({ ok: false, reason: 'rejected', field: 'custom_endpoint' });
+    expect(await probe(stub.port, { ca: certificate.cert })).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      field: 'custom_endpoint',
+    });
   });
 
   it('rejects an endpoint that answers 404, naming the status', async () => {
     const stub = await agent('not-found');
     const result = await probe(stub.port, { ca: certificate.cert });
-    expect(result).toMatchObject({ ok: false, reason: 'rejected', field: 'custom_endpoint', message: expect.stringContaining('HTTP 404') });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      field: 'custom_endpoint',
+      message: expect.stringContaining('HTTP 404'),
+    });
   });
 
   it('reports an endpoint that answers 503 as unreachable: the URL is right, the agent is down', async () => {
@@ -108,13 +128,22 @@ describe('custom endpoint WebSocket handshake probe', () => {
 
   it('reports a refused connection as unreachable', async () => {
     const result = await probe(await closedPort(), { ca: certificate.cert });
-    expect(result).toEqual({ ok: false, reason: 'unreachable', message: 'the custom endpoint could not be reached (ECONNREFUSED)' });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'unreachable',
+      message: 'the custom endpoint could not be reached (ECONNREFUSED)',
+    });
   });
 
   it('rejects an untrusted certificate without sending the upgrade', async () => {
     const stub = await agent('accept');
     const result = await probe(stub.port, {});
-    expect(result).toMatchObject({ ok: false, reason: 'rejected', field: 'custom_endpoint', message: expect.stringContaining('not trusted') });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      field: 'custom_endpoint',
+      message: expect.stringContaining('not trusted'),
+    });
     expect(stub.upgrades).toHaveLength(0);
   });
 

@@ -31,7 +31,10 @@ describe('OpenAI key validation against a stand-in', () => {
     return started;
   };
   const validateOpenAi = (openai: HttpStub | string) =>
-    liveValidator({ openai: typeof openai === 'string' ? openai : `${openai.url}/v1` }).validate({ provider: 'openai', apiKey: OPENAI_KEY });
+    liveValidator({ openai: typeof openai === 'string' ? openai : `${openai.url}/v1` }).validate({
+      provider: 'openai',
+      apiKey: OPENAI_KEY,
+    });
   afterEach(async () => {
     await Promise.all(stubs.splice(0).map((s) => s.close()));
   });
@@ -56,7 +59,11 @@ describe('OpenAI key validation against a stand-in', () => {
   });
 
   it.each([400, 404])('rejects a key answered with another client error (%i)', async (status) => {
-    expect(await validateOpenAi(await stub(() => status))).toMatchObject({ ok: false, reason: 'rejected', field: 'openai_api_key' });
+    expect(await validateOpenAi(await stub(() => status))).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      field: 'openai_api_key',
+    });
   });
 
   it('accepts a rate-limited key (429): OpenAI authenticates before it rate-limits', async () => {
@@ -72,7 +79,11 @@ describe('OpenAI key validation against a stand-in', () => {
   it('reports a provider that never answers as unreachable once the timeout passes', async () => {
     const started = Date.now();
     const result = await validateOpenAi(await stub(() => 'hang'));
-    expect(result).toEqual({ ok: false, reason: 'unreachable', message: `OpenAI did not answer within ${TIMEOUT_MS} ms` });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'unreachable',
+      message: `OpenAI did not answer within ${TIMEOUT_MS} ms`,
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
   });
@@ -110,7 +121,10 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
   it('accepts a known key and agent: GET /user, then GET /convai/agents/{id}, key in xi-api-key', async () => {
     const elevenlabs = await stub({ user: 200, agent: 200 });
     expect(await validateElevenLabs(elevenlabs)).toEqual({ ok: true });
-    expect(elevenlabs.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/user', `GET /v1/convai/agents/${AGENT}`]);
+    expect(elevenlabs.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v1/user',
+      `GET /v1/convai/agents/${AGENT}`,
+    ]);
     for (const request of elevenlabs.requests) {
       expect(request.headers['xi-api-key']).toBe(EL_KEY);
       expect(request.headers.authorization).toBeUndefined();
@@ -119,17 +133,23 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
 
   it('URL-encodes the agent id into the path', async () => {
     const elevenlabs = await stub({ user: 200, agent: 404 });
-    await new ElevenLabsValidator({ apiBase: `${elevenlabs.url}/v1`, timeoutMs: TIMEOUT_MS }).validate(EL_KEY, 'a/../b?c');
+    await new ElevenLabsValidator({ apiBase: `${elevenlabs.url}/v1`, timeoutMs: TIMEOUT_MS }).validate(
+      EL_KEY,
+      'a/../b?c',
+    );
     expect(elevenlabs.requests[1].path).toBe('/v1/convai/agents/a%2F..%2Fb%3Fc');
   });
 
-  it.each([401, 403])('rejects a key answered %i by /user on elevenlabs_api_key, and skips the agent check', async (status) => {
-    const elevenlabs = await stub({ user: status, agent: 200 });
-    const result = await validateElevenLabs(elevenlabs);
-    expect(result).toMatchObject({ ok: false, reason: 'rejected', field: 'elevenlabs_api_key' });
-    expectNoSecret(result, EL_KEY);
-    expect(elevenlabs.requests).toHaveLength(1);
-  });
+  it.each([401, 403])(
+    'rejects a key answered %i by /user on elevenlabs_api_key, and skips the agent check',
+    async (status) => {
+      const elevenlabs = await stub({ user: status, agent: 200 });
+      const result = await validateElevenLabs(elevenlabs);
+      expect(result).toMatchObject({ ok: false, reason: 'rejected', field: 'elevenlabs_api_key' });
+      expectNoSecret(result, EL_KEY);
+      expect(elevenlabs.requests).toHaveLength(1);
+    },
+  );
 
   it('rejects an agent the provider does not know (404) on elevenlabs_agent_id', async () => {
     const result = await validateElevenLabs(await stub({ user: 200, agent: 404 }));
@@ -138,7 +158,11 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
   });
 
   it.each([401, 403])('rejects on elevenlabs_api_key when the agent check answers %i', async (status) => {
-    expect(await validateElevenLabs(await stub({ user: 200, agent: status }))).toMatchObject({ ok: false, reason: 'rejected', field: 'elevenlabs_api_key' });
+    expect(await validateElevenLabs(await stub({ user: 200, agent: status }))).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      field: 'elevenlabs_api_key',
+    });
   });
 
   it('goes on to the agent check when /user is rate-limited (429): the key was authenticated', async () => {
@@ -148,7 +172,10 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
   });
 
   it('reports a rate-limited agent check (429) as unreachable: the agent is unproven', async () => {
-    expect(await validateElevenLabs(await stub({ user: 200, agent: 429 }))).toMatchObject({ ok: false, reason: 'unreachable' });
+    expect(await validateElevenLabs(await stub({ user: 200, agent: 429 }))).toMatchObject({
+      ok: false,
+      reason: 'unreachable',
+    });
   });
 
   it.each([
@@ -161,7 +188,11 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
   it('bounds both requests together by one timeout', async () => {
     const started = Date.now();
     const result = await validateElevenLabs(await stub({ user: 200, agent: 'hang' }));
-    expect(result).toEqual({ ok: false, reason: 'unreachable', message: `ElevenLabs did not answer within ${TIMEOUT_MS} ms` });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'unreachable',
+      message: `ElevenLabs did not answer within ${TIMEOUT_MS} ms`,
+    });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
   });
 

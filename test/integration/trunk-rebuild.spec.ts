@@ -30,7 +30,12 @@ async function readModelSnapshot(redis: Redis, namespace: string): Promise<Recor
     for (const key of keys) {
       const local = key.slice(namespace.length);
       const type = await redis.type(key);
-      out[local] = type === 'hash' ? await redis.hgetall(key) : type === 'zset' ? await redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES') : await redis.get(key);
+      out[local] =
+        type === 'hash'
+          ? await redis.hgetall(key)
+          : type === 'zset'
+            ? await redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
+            : await redis.get(key);
     }
     cursor = next;
   } while (cursor !== '0');
@@ -53,7 +58,10 @@ describe('rebuilding the read models from zero', () => {
     const seed = Number(process.env.REBUILD_SEED ?? Date.now() % 1_000_000);
     const random = prng(seed);
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
-    const accounts: ApiClient[] = [(await provisionAccountDirect(app, ['full'], 'A')).client, (await provisionAccountDirect(app, ['full'], 'B')).client];
+    const accounts: ApiClient[] = [
+      (await provisionAccountDirect(app, ['full'], 'A')).client,
+      (await provisionAccountDirect(app, ['full'], 'B')).client,
+    ];
     const trunks: { id: string; client: ApiClient }[] = [];
     const statuses: number[] = [];
     for (let step = 0; step < 150; step++) {
@@ -68,13 +76,27 @@ describe('rebuilding the read models from zero', () => {
       }
       const target = pick(trunks);
       const response =
-        roll < 0.6 ? await target.client.patch(`/v1/trunks/${target.id}`, pick([{ name: `N ${step}` }, { status: pick(['active', 'inactive']) }, { system_prompt: `p${step}` }, { allowed_addresses: ['192.0.2.0/24'] }, { vad: null }]))
-        : roll < 0.8 ? await target.client.post(`/v1/trunks/${target.id}/rotate-password`)
-        : await target.client.delete(`/v1/trunks/${target.id}`);
+        roll < 0.6
+          ? await target.client.patch(
+              `/v1/trunks/${target.id}`,
+              pick([
+                { name: `N ${step}` },
+                { status: pick(['active', 'inactive']) },
+                { system_prompt: `p${step}` },
+                { allowed_addresses: ['192.0.2.0/24'] },
+                { vad: null },
+              ]),
+            )
+          : roll < 0.8
+            ? await target.client.post(`/v1/trunks/${target.id}/rotate-password`)
+            : await target.client.delete(`/v1/trunks/${target.id}`);
       statuses.push(response.status);
       if (roll >= 0.8 && response.status === 204) trunks.splice(trunks.indexOf(target), 1);
     }
-    expect({ seed, unexpected: statuses.filter((s) => ![200, 201, 204].includes(s)) }).toEqual({ seed, unexpected: [] });
+    expect({ seed, unexpected: statuses.filter((s) => ![200, 201, 204].includes(s)) }).toEqual({
+      seed,
+      unexpected: [],
+    });
 
     const redis = await redisContext.client();
     const namespace = readModelNamespace(app.config);
@@ -83,7 +105,8 @@ describe('rebuilding the read models from zero', () => {
     // Every runner sharing the read-model store is rebuilt, as `npm run projections:rebuild` does.
     const runners = [app.running.app.get(ReadModels).runner, app.running.app.get(WebhookReadModels).runner];
     await rebuildTogether(app.running.app.get<ReadModelStore>(READ_MODEL_STORE), runners);
-    const caughtUp = async () => (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
+    const caughtUp = async () =>
+      (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
     for (let i = 0; i < 200 && !(await caughtUp()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await readModelSnapshot(redis, namespace)).toEqual(live);
   }, 120_000);

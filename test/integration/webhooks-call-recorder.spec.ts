@@ -13,7 +13,17 @@ import { CallCompletedRecorder } from '../../src/webhooks/call-completed.recorde
 import type { EnrichedCallRecord } from '../../src/ingestion/call-record.row';
 
 const logging = new AppLogger(createRootLogger('silent'));
-const record = { id: 'call_1', trunk_id: 'conn_1', from: '+1', to: '+2', status: 'connected', direction: 'inbound', start_time: new Date(), end_time: null, duration_seconds: 1 } as unknown as EnrichedCallRecord;
+const record = {
+  id: 'call_1',
+  trunk_id: 'conn_1',
+  from: '+1',
+  to: '+2',
+  status: 'connected',
+  direction: 'inbound',
+  start_time: new Date(),
+  end_time: null,
+  duration_seconds: 1,
+} as unknown as EnrichedCallRecord;
 
 /**
  * On embedded PGlite with memory read models (replayed from zero at every start): a batch
@@ -27,10 +37,26 @@ describe('call.completed right after a start', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'webhooks-recorder-'));
     events = await createEventStore({ dataDir: dir });
-    await events.append(`webhook-endpoint-we_1`, [{
-      id: randomUUID(), type: 'WebhookEndpointCreated',
-      data: { endpoint_id: 'we_1', account_id: 'acct_1', url: 'https://hooks.example.com', description: null, event_types: ['call.completed'], enabled: true, secret: { v: 1, alg: 'A256GCM', iv: '', ct: '', tag: '' }, created_at: new Date().toISOString() },
-    }], 'no_stream');
+    await events.append(
+      `webhook-endpoint-we_1`,
+      [
+        {
+          id: randomUUID(),
+          type: 'WebhookEndpointCreated',
+          data: {
+            endpoint_id: 'we_1',
+            account_id: 'acct_1',
+            url: 'https://hooks.example.com',
+            description: null,
+            event_types: ['call.completed'],
+            enabled: true,
+            secret: { v: 1, alg: 'A256GCM', iv: '', ct: '', tag: '' },
+            created_at: new Date().toISOString(),
+          },
+        },
+      ],
+      'no_stream',
+    );
     // A restart comes after the fact: the endpoint is older than the one-second grace.
     await new Promise((resolve) => setTimeout(resolve, 1100));
   });
@@ -47,7 +73,9 @@ describe('call.completed right after a start', () => {
     return { readModels, recorder: new CallCompletedRecorder(store, events, readModels, config, logging) };
   };
   const callEvents = async (accountId: string) =>
-    (await events.readAll({ after: null, maxCount: 1000 })).filter((e) => e.type === 'CallsCompleted' && (e.data as { account_id: string }).account_id === accountId);
+    (await events.readAll({ after: null, maxCount: 1000 })).filter(
+      (e) => e.type === 'CallsCompleted' && (e.data as { account_id: string }).account_id === accountId,
+    );
 
   it('waits for the subscriptions to be projected, then records the batch', async () => {
     const { readModels, recorder } = setUp(5000);
@@ -58,7 +86,11 @@ describe('call.completed right after a start', () => {
     await accepted;
     await readModels.beforeApplicationShutdown();
     const recorded = await callEvents('acct_1');
-    expect(recorded.map((e) => (e.data as { account_id: string; calls: { id: string }[] })).map((d) => [d.account_id, d.calls.map((c) => c.id)])).toEqual([['acct_1', ['call_1']]]);
+    expect(
+      recorded
+        .map((e) => e.data as { account_id: string; calls: { id: string }[] })
+        .map((d) => [d.account_id, d.calls.map((c) => c.id)]),
+    ).toEqual([['acct_1', ['call_1']]]);
   });
 
   it('refuses the batch with 503 when they are not projected in time', async () => {

@@ -10,8 +10,14 @@ import { webhookKeys } from '../../src/projections/webhooks/webhook-views';
 import { DomainError } from '../../src/shared/domain-error';
 import { CommandRunner } from '../../src/write/command-runner';
 import { alertRuleDecider, alertRuleStream } from '../../src/write/alert-rules/domain/alert-rule.decider';
-import { webhookDeliveryDecider, webhookDeliveryStream } from '../../src/write/webhook-deliveries/domain/webhook-delivery.decider';
-import { webhookEndpointDecider, webhookEndpointStream } from '../../src/write/webhook-endpoints/domain/webhook-endpoint.decider';
+import {
+  webhookDeliveryDecider,
+  webhookDeliveryStream,
+} from '../../src/write/webhook-deliveries/domain/webhook-delivery.decider';
+import {
+  webhookEndpointDecider,
+  webhookEndpointStream,
+} from '../../src/write/webhook-endpoints/domain/webhook-endpoint.decider';
 import { useIsolatedSchema } from '../support/postgres';
 
 const { url, schema } = useIsolatedSchema('webhooks_it');
@@ -31,9 +37,26 @@ describe('webhooks on PostgreSQL with concurrent writers', () => {
 
   it('fires alert.triggered exactly once when eight evaluators see the condition at the same time', async () => {
     const ruleId = `ar_${randomUUID()}`;
-    const condition = { metric: 'p95_latency_ms' as const, comparison: 'gt' as const, threshold: 100, window_minutes: 5, trunk_id: null };
-    await runner.run(alertRuleStream(ruleId), alertRuleDecider, { type: 'CreateAlertRule', data: { ruleId, accountId: 'acct_1', name: null, condition, at: new Date() } }, meta);
-    const evaluate = () => runner.run(alertRuleStream(ruleId), alertRuleDecider, { type: 'EvaluateAlertRule', data: { value: 500, calls: 3, at: new Date() } }, meta);
+    const condition = {
+      metric: 'p95_latency_ms' as const,
+      comparison: 'gt' as const,
+      threshold: 100,
+      window_minutes: 5,
+      trunk_id: null,
+    };
+    await runner.run(
+      alertRuleStream(ruleId),
+      alertRuleDecider,
+      { type: 'CreateAlertRule', data: { ruleId, accountId: 'acct_1', name: null, condition, at: new Date() } },
+      meta,
+    );
+    const evaluate = () =>
+      runner.run(
+        alertRuleStream(ruleId),
+        alertRuleDecider,
+        { type: 'EvaluateAlertRule', data: { value: 500, calls: 3, at: new Date() } },
+        meta,
+      );
     await Promise.all(Array.from({ length: 8 }, evaluate));
     const types = (await store.readStream(alertRuleStream(ruleId))).map((e) => e.type);
     expect(types).toEqual(['AlertRuleCreated', 'AlertTriggered']);
@@ -44,8 +67,20 @@ describe('webhooks on PostgreSQL with concurrent writers', () => {
     const ref = { delivery_id: deliveryId, endpoint_id: 'we_1', account_id: 'acct_1' };
     const report = (status: number) =>
       runner
-        .run(webhookDeliveryStream(deliveryId), webhookDeliveryDecider, { type: 'RecordAttempt', data: { ref, result: { status, error: null }, at: new Date(), retryScheduleMs: [1000] } }, meta, { expected: 'no_stream' })
-        .then(() => 'recorded', (error: unknown) => (error instanceof DomainError ? error.code : 'other'));
+        .run(
+          webhookDeliveryStream(deliveryId),
+          webhookDeliveryDecider,
+          {
+            type: 'RecordAttempt',
+            data: { ref, result: { status, error: null }, at: new Date(), retryScheduleMs: [1000] },
+          },
+          meta,
+          { expected: 'no_stream' },
+        )
+        .then(
+          () => 'recorded',
+          (error: unknown) => (error instanceof DomainError ? error.code : 'other'),
+        );
     const results = await Promise.all([report(500), report(200), report(500), report(200)]);
     expect(results.filter((r) => r === 'recorded')).toHaveLength(1);
     expect(results.filter((r) => r === 'precondition_failed')).toHaveLength(3);
@@ -55,23 +90,70 @@ describe('webhooks on PostgreSQL with concurrent writers', () => {
   it('derives the same deliveries, ids and bodies, when the dispatcher replays from zero', async () => {
     const endpointId = `we_${randomUUID()}`;
     const accountId = `acct_${randomUUID()}`;
-    await runner.run(webhookEndpointStream(endpointId), webhookEndpointDecider, {
-      type: 'CreateEndpoint', data: { endpointId, accountId, url: 'https://hooks.example.com/a', description: null, eventTypes: null, enabled: true, secret: sealed, at: new Date() },
-    }, meta);
+    await runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      {
+        type: 'CreateEndpoint',
+        data: {
+          endpointId,
+          accountId,
+          url: 'https://hooks.example.com/a',
+          description: null,
+          eventTypes: null,
+          enabled: true,
+          secret: sealed,
+          at: new Date(),
+        },
+      },
+      meta,
+    );
     for (let i = 0; i < 5; i++) {
-      await store.append(`trunk-conn_${i}_${accountId}`, [{
-        id: randomUUID(), type: 'TrunkDeleted', data: { trunk_id: `conn_${i}`, account_id: accountId, sip_username: `u${i}`, name: `n${i}`, deleted_at: new Date().toISOString() },
-      }], 'no_stream');
+      await store.append(
+        `trunk-conn_${i}_${accountId}`,
+        [
+          {
+            id: randomUUID(),
+            type: 'TrunkDeleted',
+            data: {
+              trunk_id: `conn_${i}`,
+              account_id: accountId,
+              sip_username: `u${i}`,
+              name: `n${i}`,
+              deleted_at: new Date().toISOString(),
+            },
+          },
+        ],
+        'no_stream',
+      );
     }
     const project = async () => {
       const readModels = new MemoryReadModelStore();
-      const projectionRunner = new ProjectionRunner('webhooks', [webhookEndpointsProjection, webhookDeliveriesProjection, alertRulesProjection], readModels, store);
+      const projectionRunner = new ProjectionRunner(
+        'webhooks',
+        [webhookEndpointsProjection, webhookDeliveriesProjection, alertRulesProjection],
+        readModels,
+        store,
+      );
       await projectionRunner.start();
-      for (let i = 0; i < 200 && (await readModels.zcard(webhookKeys.deliveriesOf(endpointId))) < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 200 && (await readModels.zcard(webhookKeys.deliveriesOf(endpointId))) < 5; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       await projectionRunner.stop();
-      const page = await readModels.page(webhookKeys.deliveriesOf(endpointId), webhookKeys.deliveryPrefix, 0, 100, 'asc');
+      const page = await readModels.page(
+        webhookKeys.deliveriesOf(endpointId),
+        webhookKeys.deliveryPrefix,
+        0,
+        100,
+        'asc',
+      );
       const views = page.values.map((v) => JSON.parse(v!));
-      return Promise.all(views.map(async (d) => ({ id: d.id, event_id: d.event_id, body: await readModels.get(webhookKeys.deliveryBody(d.id)) })));
+      return Promise.all(
+        views.map(async (d) => ({
+          id: d.id,
+          event_id: d.event_id,
+          body: await readModels.get(webhookKeys.deliveryBody(d.id)),
+        })),
+      );
     };
     const first = await project();
     expect(first).toHaveLength(5);

@@ -18,7 +18,9 @@ const avg = (sum: number, n: number) => (n === 0 ? 0 : Math.round(sum / n));
 const G711 = new Set(['G711', 'G711U', 'G711A', 'PCMU', 'PCMA']);
 
 export function total(r: CallRecordInput): number | null {
-  return r.carrier_lag_ms === undefined || r.ai_latency_ms === undefined || r.gateway_processing_ms === undefined ? null : r.carrier_lag_ms + r.ai_latency_ms + r.gateway_processing_ms;
+  return r.carrier_lag_ms === undefined || r.ai_latency_ms === undefined || r.gateway_processing_ms === undefined
+    ? null
+    : r.carrier_lag_ms + r.ai_latency_ms + r.gateway_processing_ms;
 }
 
 export function nearestRank(values: number[], p: number): number {
@@ -43,11 +45,31 @@ function codecOf(codec: string | undefined): string | null {
 function group(records: CallRecordInput[]) {
   const latencies = records.map(total).filter((t): t is number => t !== null);
   const connected = records.filter((r) => r.status === 'connected').length;
-  return { calls: records.length, connected, latencies, avgLatency: avg(latencies.reduce((a, b) => a + b, 0), latencies.length) };
+  return {
+    calls: records.length,
+    connected,
+    latencies,
+    avgLatency: avg(
+      latencies.reduce((a, b) => a + b, 0),
+      latencies.length,
+    ),
+  };
 }
 
-export function expectedOverview(all: CallRecordInput[], trunks: Trunk[], start: Date, end: Date, hourly: boolean, trunkId?: string) {
-  const records = all.filter((r) => Date.parse(r.start_time) >= start.getTime() && Date.parse(r.start_time) <= end.getTime() && (!trunkId || r.trunk_id === trunkId));
+export function expectedOverview(
+  all: CallRecordInput[],
+  trunks: Trunk[],
+  start: Date,
+  end: Date,
+  hourly: boolean,
+  trunkId?: string,
+) {
+  const records = all.filter(
+    (r) =>
+      Date.parse(r.start_time) >= start.getTime() &&
+      Date.parse(r.start_time) <= end.getTime() &&
+      (!trunkId || r.trunk_id === trunkId),
+  );
   const withLatency = records.filter((r) => total(r) !== null);
   const sum = (rs: CallRecordInput[], f: (r: CallRecordInput) => number) => rs.reduce((a, r) => a + f(r), 0);
   const codecs = new Map<string, number>();
@@ -64,33 +86,68 @@ export function expectedOverview(all: CallRecordInput[], trunks: Trunk[], start:
   const byTrunk = trunks
     .map((t) => ({ t, g: group(records.filter((r) => r.trunk_id === t.id)) }))
     .filter((x) => x.g.calls > 0)
-    .map(({ t, g: tg }) => ({ trunk_id: t.id, trunk_name: t.name, call_count: tg.calls, success_rate: pct(tg.connected, tg.calls) }));
+    .map(({ t, g: tg }) => ({
+      trunk_id: t.id,
+      trunk_name: t.name,
+      call_count: tg.calls,
+      success_rate: pct(tg.connected, tg.calls),
+    }));
   const providers = [...new Set(trunks.map((t) => t.provider))];
   const byProvider = providers
     .map((p) => ({ p, g: group(records.filter((r) => trunks.find((t) => t.id === r.trunk_id)?.provider === p)) }))
     .filter((x) => x.g.calls > 0)
-    .map(({ p, g: pg }) => ({ provider: p, call_count: pg.calls, success_rate: pct(pg.connected, pg.calls), avg_latency_ms: pg.avgLatency }));
+    .map(({ p, g: pg }) => ({
+      provider: p,
+      call_count: pg.calls,
+      success_rate: pct(pg.connected, pg.calls),
+      avg_latency_ms: pg.avgLatency,
+    }));
   const step = hourly ? HOUR : DAY;
   const timeseries = [];
   for (let at = Math.floor(start.getTime() / step) * step; at <= end.getTime(); at += step) {
     const bg = group(records.filter((r) => Date.parse(r.start_time) >= at && Date.parse(r.start_time) < at + step));
-    timeseries.push({ timestamp: new Date(at).toISOString(), calls: bg.calls, avg_latency_ms: bg.avgLatency, success_rate: pct(bg.connected, bg.calls) });
+    timeseries.push({
+      timestamp: new Date(at).toISOString(),
+      calls: bg.calls,
+      avg_latency_ms: bg.avgLatency,
+      success_rate: pct(bg.connected, bg.calls),
+    });
   }
   return {
     period: { start_date: start.toISOString(), end_date: end.toISOString() },
     summary: {
-      total_calls: g.calls, connected_calls: g.connected, failed_calls: records.filter((r) => r.status === 'failed').length,
-      success_rate: pct(g.connected, g.calls), total_duration_seconds: sum(records, duration), avg_duration_seconds: g.calls === 0 ? 0 : r2(sum(records, duration) / g.calls),
+      total_calls: g.calls,
+      connected_calls: g.connected,
+      failed_calls: records.filter((r) => r.status === 'failed').length,
+      success_rate: pct(g.connected, g.calls),
+      total_duration_seconds: sum(records, duration),
+      avg_duration_seconds: g.calls === 0 ? 0 : r2(sum(records, duration) / g.calls),
     },
     performance: {
-      avg_carrier_lag_ms: avg(sum(withLatency, (r) => r.carrier_lag_ms!), withLatency.length),
-      avg_ai_latency_ms: avg(sum(withLatency, (r) => r.ai_latency_ms!), withLatency.length),
-      avg_gateway_processing_ms: avg(sum(withLatency, (r) => r.gateway_processing_ms!), withLatency.length),
+      avg_carrier_lag_ms: avg(
+        sum(withLatency, (r) => r.carrier_lag_ms!),
+        withLatency.length,
+      ),
+      avg_ai_latency_ms: avg(
+        sum(withLatency, (r) => r.ai_latency_ms!),
+        withLatency.length,
+      ),
+      avg_gateway_processing_ms: avg(
+        sum(withLatency, (r) => r.gateway_processing_ms!),
+        withLatency.length,
+      ),
       avg_total_latency_ms: g.avgLatency,
       p95_latency_ms: nearestRank(g.latencies, 0.95),
       p99_latency_ms: nearestRank(g.latencies, 0.99),
     },
-    quality: { avg_packet_loss_percent: loss.length === 0 ? 0 : r2(sum(loss, (r) => r.packet_loss_percent!) / loss.length), avg_jitter_ms: avg(sum(jitter, (r) => r.jitter_ms!), jitter.length), codec_distribution: distribution },
+    quality: {
+      avg_packet_loss_percent: loss.length === 0 ? 0 : r2(sum(loss, (r) => r.packet_loss_percent!) / loss.length),
+      avg_jitter_ms: avg(
+        sum(jitter, (r) => r.jitter_ms!),
+        jitter.length,
+      ),
+      codec_distribution: distribution,
+    },
     by_provider: byProvider.sort((a, b) => b.call_count - a.call_count || a.provider.localeCompare(b.provider)),
     by_trunk: byTrunk.sort((a, b) => b.call_count - a.call_count || a.trunk_id.localeCompare(b.trunk_id)),
     timeseries,

@@ -25,7 +25,11 @@ export class ApiClient {
     return client;
   }
 
-  async call<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; key?: string | null } = {}): Promise<ApiResponse<T>> {
+  async call<T = any>(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; key?: string | null } = {},
+  ): Promise<ApiResponse<T>> {
     const key = options.key === undefined ? this.defaultKey : options.key;
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
     let body: string | Buffer | undefined = options.rawBody;
@@ -33,7 +37,12 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await request(`${this.origin}${path}`, { method: method as 'GET', headers, body, dispatcher: this.agent });
+    const response = await request(`${this.origin}${path}`, {
+      method: method as 'GET',
+      headers,
+      body,
+      dispatcher: this.agent,
+    });
     const text = await response.body.text();
     let parsed: unknown = undefined;
     try {
@@ -41,7 +50,12 @@ export class ApiClient {
     } catch {
       parsed = undefined;
     }
-    return { status: response.statusCode, headers: response.headers as ApiResponse['headers'], body: parsed as T, text };
+    return {
+      status: response.statusCode,
+      headers: response.headers as ApiResponse['headers'],
+      body: parsed as T,
+      text,
+    };
   }
 
   get<T = any>(path: string, options?: Parameters<ApiClient['call']>[2]) {

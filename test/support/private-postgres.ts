@@ -13,10 +13,13 @@ const exec = promisify(execFile);
  * distribution's `postgres` user, which then owns the cluster directory.
  */
 const SERVER_USER = process.getuid?.() === 0 ? 'postgres' : null;
-const run = (binary: string, args: string[]) => (SERVER_USER ? exec('runuser', ['-u', SERVER_USER, '--', binary, ...args]) : exec(binary, args));
+const run = (binary: string, args: string[]) =>
+  SERVER_USER ? exec('runuser', ['-u', SERVER_USER, '--', binary, ...args]) : exec(binary, args);
 
 function serverUserIds(): { uid: number; gid: number } {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${SERVER_USER}:`));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${SERVER_USER}:`));
   if (!line) throw new Error(`running as root, and there is no ${SERVER_USER} user to run PostgreSQL as`);
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -25,7 +28,9 @@ function serverUserIds(): { uid: number; gid: number } {
 /** The newest server binaries installed by the distribution (/usr/lib/postgresql/<major>/bin). */
 export function postgresBinDir(): string | null {
   try {
-    const majors = readdirSync('/usr/lib/postgresql').filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync('/usr/lib/postgresql')
+      .filter((d) => /^\d+$/.test(d))
+      .sort((a, b) => Number(b) - Number(a));
     return majors.length > 0 ? join('/usr/lib/postgresql', majors[0], 'bin') : null;
   } catch {
     return null;
@@ -53,7 +58,16 @@ export class PrivatePostgres {
     }
     const pg = new PrivatePostgres(bin, dir, await freePort());
     try {
-      await run(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+      await run(join(bin, 'initdb'), [
+        '-D',
+        join(dir, 'data'),
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '--no-sync',
+        '-E',
+        'UTF8',
+      ]);
       await pg.up();
     } catch (error) {
       await pg.destroy();
@@ -69,13 +83,26 @@ export class PrivatePostgres {
   async up(): Promise<void> {
     // fsync stays on: durability of acknowledged writes is what the fault suite checks.
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;
-    await run(join(this.bin, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-o', options, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start']);
+    await run(join(this.bin, 'pg_ctl'), [
+      '-D',
+      join(this.dir, 'data'),
+      '-o',
+      options,
+      '-l',
+      join(this.dir, 'log'),
+      '-w',
+      '-t',
+      '30',
+      'start',
+    ]);
     await until(`PostgreSQL on ${this.port}`, () => this.answers(), 15_000);
   }
 
   /** `immediate`: no clean shutdown, as a crashed server; WAL replay on the next start. */
   async down(mode: 'immediate' | 'fast' = 'immediate'): Promise<void> {
-    await run(join(this.bin, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', mode, '-w', 'stop']).catch(() => undefined);
+    await run(join(this.bin, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', mode, '-w', 'stop']).catch(
+      () => undefined,
+    );
   }
 
   async query<T>(text: string, params: unknown[] = []): Promise<T[]> {

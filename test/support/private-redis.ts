@@ -24,7 +24,22 @@ export class PrivateRedis {
 
   async up(): Promise<void> {
     if (this.process) return;
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
     this.process = child;
     child.once('exit', () => {
       if (this.process === child) this.process = null;
@@ -53,7 +68,9 @@ export class PrivateRedis {
       });
       socket.on('end', () => resolve(reply.trim()));
       socket.on('error', reject);
-      socket.write(`${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).reduce((all, part) => all + part, `*${args.length}\r\n`)}`);
+      socket.write(
+        `${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).reduce((all, part) => all + part, `*${args.length}\r\n`)}`,
+      );
     });
   }
 

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
@@ -53,7 +59,10 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
 
 /** A self-signed certificate, its own CA; by default for localhost and 127.0.0.1. */
 export async function testCertificate(dnsNames?: string[]): Promise<{ key: string; cert: string }> {
-  const altNames = dnsNames?.map((value) => ({ type: 2, value })) ?? [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }];
+  const altNames = dnsNames?.map((value) => ({ type: 2, value })) ?? [
+    { type: 2, value: 'localhost' },
+    { type: 7, ip: '127.0.0.1' },
+  ];
   const generated = await generate([{ name: 'commonName', value: dnsNames?.[0] ?? 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -82,7 +91,10 @@ export interface WebSocketStub {
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
-export async function startWebSocketStub(tls: { key: string; cert: string }, behaviour: UpgradeBehaviour): Promise<WebSocketStub> {
+export async function startWebSocketStub(
+  tls: { key: string; cert: string },
+  behaviour: UpgradeBehaviour,
+): Promise<WebSocketStub> {
   const upgrades: SeenUpgrade[] = [];
   let connections = 0;
   const server = createHttpsServer(tls);
@@ -97,9 +109,21 @@ export async function startWebSocketStub(tls: { key: string; cert: string }, beh
     const head = (statusLine: string, headers: string[]) => [statusLine, ...headers, '', ''].join('\r\n');
     switch (behaviour) {
       case 'accept':
-        return socket.write(head('HTTP/1.1 101 Switching Protocols', ['Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${accept}`]));
+        return socket.write(
+          head('HTTP/1.1 101 Switching Protocols', [
+            'Upgrade: websocket',
+            'Connection: Upgrade',
+            `Sec-WebSocket-Accept: ${accept}`,
+          ]),
+        );
       case 'wrong-accept':
-        return socket.write(head('HTTP/1.1 101 Switching Protocols', ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Accept: bm90IHRoZSByaWdodCBvbmU=']));
+        return socket.write(
+          head('HTTP/1.1 101 Switching Protocols', [
+            'Upgrade: websocket',
+            'Connection: Upgrade',
+            'Sec-WebSocket-Accept: bm90IHRoZSByaWdodCBvbmU=',
+          ]),
+        );
       case 'not-found':
         return socket.end(head('HTTP/1.1 404 Not Found', ['Content-Length: 0', 'Connection: close']));
       case 'unavailable':

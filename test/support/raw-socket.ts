@@ -3,7 +3,11 @@ import { connect as tlsConnect } from 'node:tls';
 
 /** Sends bytes no HTTP client would, and returns whatever comes back until the socket ends. */
 export function rawTls(port: number, ca: string, payload: string): Promise<string> {
-  return collect(tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, function (this: import('node:tls').TLSSocket) { this.write(payload); }));
+  return collect(
+    tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, function (this: import('node:tls').TLSSocket) {
+      this.write(payload);
+    }),
+  );
 }
 
 export function rawPlain(port: number, payload: string): Promise<string> {

@@ -19,7 +19,14 @@ const ROOT = join(__dirname, '..', '..');
 export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -44,7 +51,10 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
 /** The pids of a process's children (the service's chDB worker), read before the service dies. */
 export function childPids(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when there are none
   }
@@ -62,7 +72,8 @@ export async function waitForExit(pids: readonly number[], timeoutMs = 15_000): 
     }
   };
   while (pids.some(alive)) {
-    if (Date.now() - started > timeoutMs) throw new Error(`processes ${pids.filter(alive).join(', ')} still running after ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`processes ${pids.filter(alive).join(', ')} still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

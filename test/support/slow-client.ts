@@ -13,7 +13,13 @@ export interface SlowOutcome {
  * A slowloris: opens a TLS connection, writes `head` at once, then one byte of `trickle` every
  * `everyMs`, and reports whether the server hung up before the trickle ended.
  */
-export function trickle(port: number, ca: string, head: string, trickleText: string, everyMs: number): Promise<SlowOutcome> {
+export function trickle(
+  port: number,
+  ca: string,
+  head: string,
+  trickleText: string,
+  everyMs: number,
+): Promise<SlowOutcome> {
   return new Promise((resolve) => {
     let response = '';
     let sent = 0;

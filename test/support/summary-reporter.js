@@ -4,7 +4,9 @@
  */
 class SummaryReporter {
   onRunComplete(_contexts, results) {
-    process.stdout.write(`\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`);
+    process.stdout.write(
+      `\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`,
+    );
   }
 }
 module.exports = SummaryReporter;

@@ -33,9 +33,19 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://po
  * The real app on a random loopback port, over HTTPS with its generated certificate. Stores
  * default to embedded PGlite in a temp dir and memory; pass env to use PostgreSQL or Redis.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { dataDir?: string; keepData?: boolean; adminKey?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; keepData?: boolean; adminKey?: string } = {},
+): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trunkline-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', REDIS_NAMESPACE: `t:${Math.random().toString(36).slice(2)}:`, ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    REDIS_NAMESPACE: `t:${Math.random().toString(36).slice(2)}:`,
+    ...env,
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -51,7 +61,13 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const admin = new ApiClient(origin, ca, adminKey);
   const anonymous = new ApiClient(origin, ca, null);
   return {
-    running, config, admin, anonymous, adminKey, logs, dataDir,
+    running,
+    config,
+    admin,
+    anonymous,
+    adminKey,
+    logs,
+    dataDir,
     async stop() {
       await Promise.all([admin.close(), anonymous.close()]);
       await running.close();
@@ -62,10 +78,18 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
 }
 
 /** An account and a key of the given scopes in it, through the admin API. */
-export async function provisionAccount(app: TestApp, scopes: string[] = ['full'], name = 'Acme'): Promise<{ accountId: string; key: string; keyId: string; client: ApiClient }> {
+export async function provisionAccount(
+  app: TestApp,
+  scopes: string[] = ['full'],
+  name = 'Acme',
+): Promise<{ accountId: string; key: string; keyId: string; client: ApiClient }> {
   const account = await app.admin.post('/v1/accounts', { name });
   if (account.status !== 201) throw new Error(`account: ${account.status} ${account.text}`);
-  const key = await app.admin.post('/v1/api-keys', { account_id: account.body.id, name: `${scopes.join('+')} key`, scopes });
+  const key = await app.admin.post('/v1/api-keys', {
+    account_id: account.body.id,
+    name: `${scopes.join('+')} key`,
+    scopes,
+  });
   if (key.status !== 201) throw new Error(`key: ${key.status} ${key.text}`);
   return { accountId: account.body.id, key: key.body.key, keyId: key.body.id, client: app.admin.withKey(key.body.key) };
 }
@@ -78,8 +102,15 @@ export async function provisionAccountDirect(app: TestApp, scopes: Scope[] = ['f
   const bus = app.running.app.get(CommandBus);
   const metadata = { actor: 'test', correlation_id: 'test-setup' };
   const account = await bus.execute(new CreateAccount(name, metadata));
-  const key = await bus.execute(new IssueApiKey({ accountId: account.id, name: 'test key', scopes, expiresAt: null }, metadata));
-  return { accountId: account.id as string, key: key.key as string, keyId: key.id as string, client: app.admin.withKey(key.key) };
+  const key = await bus.execute(
+    new IssueApiKey({ accountId: account.id, name: 'test key', scopes, expiresAt: null }, metadata),
+  );
+  return {
+    accountId: account.id as string,
+    key: key.key as string,
+    keyId: key.id as string,
+    client: app.admin.withKey(key.key),
+  };
 }
 
 async function clearRedisNamespace(url: string, namespace: string): Promise<void> {

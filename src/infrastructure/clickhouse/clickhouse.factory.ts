@@ -32,11 +32,16 @@ export async function createClickHouse(options: CreateClickHouseOptions): Promis
     : await EmbeddedClickHouse.open({ dir, timeoutMs: options.timeoutMs, logger });
   try {
     await executor.ping();
-    await runMigrations(executor, options.migrations ?? CLICKHOUSE_MIGRATIONS, logger, { cluster: url ? options.cluster : null });
+    await runMigrations(executor, options.migrations ?? CLICKHOUSE_MIGRATIONS, logger, {
+      cluster: url ? options.cluster : null,
+    });
   } catch (error) {
     await executor.close().catch(() => undefined);
     throw error;
   }
-  logger.info(url ? { adapter: 'server', url: redactCredentials(url) } : { adapter: 'embedded', dir }, 'ClickHouse ready');
+  logger.info(
+    url ? { adapter: 'server', url: redactCredentials(url) } : { adapter: 'embedded', dir },
+    'ClickHouse ready',
+  );
   return executor;
 }

@@ -14,7 +14,10 @@ import { closingBracket, splitTopLevel } from './ddl-scan';
  * a migration this cannot translate fails its test rather than a deployment.
  */
 export class ClusterDdlError extends Error {
-  constructor(message: string, readonly statement: string) {
+  constructor(
+    message: string,
+    readonly statement: string,
+  ) {
     super(`${message}: ${statement.trim().slice(0, 120)}`);
     this.name = 'ClusterDdlError';
   }
@@ -38,7 +41,10 @@ export class ClusterSchema {
 
 const NAME = '([A-Za-z_][A-Za-z0-9_]*)';
 const CREATE_TABLE = new RegExp(`^\\s*CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?${NAME}\\s*\\(`, 'i');
-const CREATE_MV = new RegExp(`^\\s*CREATE\\s+MATERIALIZED\\s+VIEW\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?${NAME}\\s+TO\\s+${NAME}\\s+AS\\s+([\\s\\S]+)$`, 'i');
+const CREATE_MV = new RegExp(
+  `^\\s*CREATE\\s+MATERIALIZED\\s+VIEW\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?${NAME}\\s+TO\\s+${NAME}\\s+AS\\s+([\\s\\S]+)$`,
+  'i',
+);
 const CREATE_VIEW = new RegExp(`^\\s*CREATE\\s+VIEW\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?${NAME}\\s+AS\\s+([\\s\\S]+)$`, 'i');
 const ALTER = new RegExp(`^\\s*ALTER\\s+TABLE\\s+${NAME}\\s+([\\s\\S]+)$`, 'i');
 const DROP = new RegExp(`^\\s*DROP\\s+(TABLE|VIEW)\\s+(?:IF\\s+EXISTS\\s+)?${NAME}(?:\\s+SYNC)?\\s*$`, 'i');
@@ -53,8 +59,11 @@ export function clusterStatements(statement: string, schema: ClusterSchema): str
   if ((m = CREATE_TABLE.exec(statement))) return createTable(statement, m[1], m[0].length - 1, schema, on);
   if ((m = CREATE_MV.exec(statement))) {
     const [, view, target, select] = m;
-    if (!schema.sharded.has(target)) throw new ClusterDdlError(`materialized view target ${target} is not a table of the migrations`, statement);
-    return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} ${on} TO ${target}${LOCAL_SUFFIX} AS ${localSources(select, schema)}`];
+    if (!schema.sharded.has(target))
+      throw new ClusterDdlError(`materialized view target ${target} is not a table of the migrations`, statement);
+    return [
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} ${on} TO ${target}${LOCAL_SUFFIX} AS ${localSources(select, schema)}`,
+    ];
   }
   if ((m = CREATE_VIEW.exec(statement))) return [`CREATE VIEW IF NOT EXISTS ${m[1]} ${on} AS ${m[2]}`];
   if ((m = ALTER.exec(statement))) {
@@ -66,7 +75,8 @@ export function clusterStatements(statement: string, schema: ClusterSchema): str
   }
   if ((m = DROP.exec(statement))) {
     const [, kind, name] = m;
-    if (kind.toUpperCase() === 'VIEW' || !schema.sharded.has(name)) return [`DROP ${kind.toUpperCase()} IF EXISTS ${name} ${on} SYNC`];
+    if (kind.toUpperCase() === 'VIEW' || !schema.sharded.has(name))
+      return [`DROP ${kind.toUpperCase()} IF EXISTS ${name} ${on} SYNC`];
     schema.sharded.delete(name);
     return [`DROP TABLE IF EXISTS ${name} ${on} SYNC`, `DROP TABLE IF EXISTS ${name}${LOCAL_SUFFIX} ${on} SYNC`];
   }
@@ -78,11 +88,15 @@ export function clusterStatements(statement: string, schema: ClusterSchema): str
   // A backfill reads and writes through the Distributed tables: the whole cluster, re-sharded by
   // the target's key. Synchronous only with distributed_foreground_insert=1 (deploy profile).
   if (INSERT.test(statement)) return [statement];
-  throw new ClusterDdlError('not a statement cluster mode can translate (CREATE TABLE/MATERIALIZED VIEW TO/VIEW, ALTER TABLE, DROP, TRUNCATE, INSERT)', statement);
+  throw new ClusterDdlError(
+    'not a statement cluster mode can translate (CREATE TABLE/MATERIALIZED VIEW TO/VIEW, ALTER TABLE, DROP, TRUNCATE, INSERT)',
+    statement,
+  );
 }
 
 function createTable(statement: string, table: string, open: number, schema: ClusterSchema, on: string): string[] {
-  if (table.endsWith(LOCAL_SUFFIX)) throw new ClusterDdlError(`table names ending in ${LOCAL_SUFFIX} are reserved for cluster mode`, statement);
+  if (table.endsWith(LOCAL_SUFFIX))
+    throw new ClusterDdlError(`table names ending in ${LOCAL_SUFFIX} are reserved for cluster mode`, statement);
   const close = closingBracket(statement, open);
   const columns = statement.slice(open, close + 1);
   const tail = statement.slice(close + 1);
@@ -99,7 +113,9 @@ function createTable(statement: string, table: string, open: number, schema: Clu
     rest = rest.slice(end + 1);
   }
   const local = `${table}${LOCAL_SUFFIX}`;
-  const replicated = [`'/clickhouse/tables/{shard}/{database}/${local}'`, `'{replica}'`, ...(args ? [args] : [])].join(', ');
+  const replicated = [`'/clickhouse/tables/{shard}/{database}/${local}'`, `'{replica}'`, ...(args ? [args] : [])].join(
+    ', ',
+  );
   schema.sharded.add(table);
   return [
     `CREATE TABLE IF NOT EXISTS ${local} ${on} ${columns} ENGINE = Replicated${engine[1]}(${replicated})${rest}`,
@@ -110,13 +126,15 @@ function createTable(statement: string, table: string, open: number, schema: Clu
 /** The first expression of ORDER BY: rows equal on the sorting key must share a shard. */
 function shardKey(rest: string, statement: string): string {
   const key = firstOrderByExpression(rest, statement);
-  if (!key || /^tuple\s*\(\s*\)$/i.test(key)) throw new ClusterDdlError('ORDER BY has no column to shard by', statement);
+  if (!key || /^tuple\s*\(\s*\)$/i.test(key))
+    throw new ClusterDdlError('ORDER BY has no column to shard by', statement);
   return key;
 }
 
 function firstOrderByExpression(rest: string, statement: string): string | undefined {
   const order = /\bORDER\s+BY\s+/i.exec(rest);
-  if (!order) throw new ClusterDdlError('a cluster table needs ORDER BY (its first column is the shard key)', statement);
+  if (!order)
+    throw new ClusterDdlError('a cluster table needs ORDER BY (its first column is the shard key)', statement);
   const after = rest.slice(order.index + order[0].length);
   if (after.startsWith('(')) {
     return splitTopLevel(after.slice(1, closingBracket(after, 0)))[0];
@@ -126,7 +144,9 @@ function firstOrderByExpression(rest: string, statement: string): string | undef
 
 /** FROM/JOIN of a sharded table read its local part: a view sees the rows inserted on its node. */
 function localSources(select: string, schema: ClusterSchema): string {
-  return select.replace(/\b(FROM|JOIN)(\s+)([A-Za-z_][A-Za-z0-9_]*)\b/gi, (whole, keyword: string, space: string, name: string) =>
-    schema.sharded.has(name) ? `${keyword}${space}${name}${LOCAL_SUFFIX}` : whole,
+  return select.replace(
+    /\b(FROM|JOIN)(\s+)([A-Za-z_][A-Za-z0-9_]*)\b/gi,
+    (whole, keyword: string, space: string, name: string) =>
+      schema.sharded.has(name) ? `${keyword}${space}${name}${LOCAL_SUFFIX}` : whole,
   );
 }

@@ -49,7 +49,9 @@ export async function runMigrations(
     const statements = migration.sql.flatMap(rewrite);
     if (previous !== undefined) {
       if (previous !== migration.name) {
-        throw new Error(`ClickHouse migration ${migration.version} was applied as "${previous}" but is now named "${migration.name}"`);
+        throw new Error(
+          `ClickHouse migration ${migration.version} was applied as "${previous}" but is now named "${migration.name}"`,
+        );
       }
       continue;
     }
@@ -67,7 +69,8 @@ export async function runMigrations(
 function checkMigrations(migrations: readonly ClickHouseMigration[]): ClickHouseMigration[] {
   const seen = new Set<number>();
   for (const { version } of migrations) {
-    if (!Number.isInteger(version) || version < 1) throw new Error(`ClickHouse migration version must be a positive integer: ${version}`);
+    if (!Number.isInteger(version) || version < 1)
+      throw new Error(`ClickHouse migration version must be a positive integer: ${version}`);
     if (seen.has(version)) throw new Error(`duplicate ClickHouse migration version ${version}`);
     seen.add(version);
   }

@@ -31,14 +31,27 @@ const SHARED_DESTROYS = Symbol('SharedDestroys');
     {
       provide: CLUSTER,
       inject: [APP_CONFIG, REDIS, AppLogger],
-      useFactory: async (config: AppConfig, redis: Redis | null, logging: AppLogger): Promise<ClusterServices | null> => {
+      useFactory: async (
+        config: AppConfig,
+        redis: Redis | null,
+        logging: AppLogger,
+      ): Promise<ClusterServices | null> => {
         if (!redis || !config.redisUrl) return null;
         const logger = logging.for('cluster');
         const lease = new RedisLeaderLease(redis, config.redisNamespace, {
-          onEvent: (event, details) => (event === 'acquired' || event === 'released' ? logger.info(details, `lease ${event}`) : logger.warn(details, `lease ${event}`)),
+          onEvent: (event, details) =>
+            event === 'acquired' || event === 'released'
+              ? logger.info(details, `lease ${event}`)
+              : logger.warn(details, `lease ${event}`),
         });
         const bus = await RedisBus.connect(config.redisUrl, redis);
-        return { redis, namespace: config.redisNamespace, lease, writer: new RedisFencedWriter(redis, config.redisNamespace), bus };
+        return {
+          redis,
+          namespace: config.redisNamespace,
+          lease,
+          writer: new RedisFencedWriter(redis, config.redisNamespace),
+          bus,
+        };
       },
     },
     {
@@ -46,7 +59,10 @@ const SHARED_DESTROYS = Symbol('SharedDestroys');
       inject: [CLUSTER, AppLogger],
       useFactory: (cluster: ClusterServices | null, logging: AppLogger): LeaderLease => {
         const logger = logging.for('cluster');
-        return cluster?.lease ?? new LocalLeaderLease((name, error) => logger.error({ lease: name, err: error }, 'leader task failed'));
+        return (
+          cluster?.lease ??
+          new LocalLeaderLease((name, error) => logger.error({ lease: name, err: error }, 'leader task failed'))
+        );
       },
     },
     {

@@ -54,7 +54,11 @@ export class FencedOffError extends Error {
  * (a failure is reported and the next round comes as usual), and so on until the term ends.
  */
 export function runPeriodicallyWhileLeader(
-  lease: LeaderLease, name: string, intervalMs: number, job: () => Promise<unknown>, onError: (error: Error) => void,
+  lease: LeaderLease,
+  name: string,
+  intervalMs: number,
+  job: () => Promise<unknown>,
+  onError: (error: Error) => void,
 ): Leadership {
   return lease.runWhileLeader(name, async (term) => {
     while (!term.signal.aborted) {

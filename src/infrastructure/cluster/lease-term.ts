@@ -7,7 +7,12 @@ const NORMAL_ENDS = new Set(['instance stopping', 'task ended']);
  * A term won with `token`; its signal aborts at the first resign(), which reports once whether it
  * ended normally ('released') or was lost.
  */
-export function newTerm(name: string, instanceId: string, token: number, onEnd: (event: 'released' | 'lost', reason: string) => void): LeaderTerm {
+export function newTerm(
+  name: string,
+  instanceId: string,
+  token: number,
+  onEnd: (event: 'released' | 'lost', reason: string) => void,
+): LeaderTerm {
   const controller = new AbortController();
   return {
     name,

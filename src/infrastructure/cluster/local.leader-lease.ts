@@ -17,7 +17,9 @@ export class LocalLeaderLease implements LeaderLease {
       resign: () => controller.abort(),
     };
     let leading = true;
-    const running = task(term).catch((error: unknown) => this.onError(name, error)).finally(() => (leading = false));
+    const running = task(term)
+      .catch((error: unknown) => this.onError(name, error))
+      .finally(() => (leading = false));
     return {
       get leading() {
         return leading;

@@ -44,7 +44,11 @@ export class RedisBus {
   }
 
   /** A dedicated subscriber connection (a subscribed connection can run nothing else). */
-  static async connect(url: string, publisher: Redis, onError: (err: Error) => void = () => undefined): Promise<RedisBus> {
+  static async connect(
+    url: string,
+    publisher: Redis,
+    onError: (err: Error) => void = () => undefined,
+  ): Promise<RedisBus> {
     const subscriber = createRedisClient(url, { connectionName: 'trunkline-bus', onError });
     const bus = new RedisBus(subscriber, publisher);
     await waitForReady(subscriber, 10_000);

@@ -58,7 +58,13 @@ export class RedisFencedWriter {
   }
 
   /** Read-model writes (keys relative to `prefix`) and the checkpoint after them. */
-  async write(term: LeaderTerm, prefix: string, ops: WriteOp[], checkpoint: CheckpointTarget & { value: string }, applied?: AppliedCount): Promise<void> {
+  async write(
+    term: LeaderTerm,
+    prefix: string,
+    ops: WriteOp[],
+    checkpoint: CheckpointTarget & { value: string },
+    applied?: AppliedCount,
+  ): Promise<void> {
     await this.run(term, prefix, ops.filter(hasEffect).map(encode), checkpoint, applied);
   }
 
@@ -67,10 +73,25 @@ export class RedisFencedWriter {
     await this.run(term, '', [], checkpoint);
   }
 
-  private async run(term: LeaderTerm, prefix: string, ops: unknown[], checkpoint: CheckpointTarget & { value: string }, applied?: AppliedCount): Promise<void> {
+  private async run(
+    term: LeaderTerm,
+    prefix: string,
+    ops: unknown[],
+    checkpoint: CheckpointTarget & { value: string },
+    applied?: AppliedCount,
+  ): Promise<void> {
     const lease = leaseKeys(this.leaseNamespace, term.name).lease;
     const count = applied ? [applied.key, String(applied.events)] : ['', '0'];
-    const written = await this.command(lease, term.leaseValue, prefix, JSON.stringify(ops), checkpoint.key, checkpoint.value, checkpoint.channel, ...count);
+    const written = await this.command(
+      lease,
+      term.leaseValue,
+      prefix,
+      JSON.stringify(ops),
+      checkpoint.key,
+      checkpoint.value,
+      checkpoint.channel,
+      ...count,
+    );
     if (Number(written) !== 1) {
       term.resign('a fenced write was refused');
       throw new FencedOffError(term.name);

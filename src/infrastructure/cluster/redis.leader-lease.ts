@@ -95,7 +95,9 @@ export class RedisLeaderLease implements LeaderLease {
       try {
         const token = await this.commands.trunklineLeaseAcquire(keys.lease, keys.fence, this.instanceId, this.ttlMs);
         if (token !== null) {
-          const term = newTerm(name, this.instanceId, Number(token), (event, reason) => this.options.onEvent?.(event, { lease: name, token: Number(token), reason }));
+          const term = newTerm(name, this.instanceId, Number(token), (event, reason) =>
+            this.options.onEvent?.(event, { lease: name, token: Number(token), reason }),
+          );
           this.options.onEvent?.('acquired', { lease: name, token: term.fencingToken });
           return { term, sentAt };
         }
@@ -130,7 +132,8 @@ export class RedisLeaderLease implements LeaderLease {
   /** Renews every third of the TTL until the term ends; ends it when the lease cannot be kept. */
   private async renew(term: LeaderTerm, leaseKey: string, acquiredAt: number): Promise<void> {
     let validUntil = acquiredAt + this.ttlMs;
-    const deadline = () => setTimeout(() => term.resign('lease not renewed in time'), Math.max(0, validUntil - Date.now()));
+    const deadline = () =>
+      setTimeout(() => term.resign('lease not renewed in time'), Math.max(0, validUntil - Date.now()));
     let expiry = deadline();
     try {
       while (!term.signal.aborted) {

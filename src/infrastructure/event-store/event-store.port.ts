@@ -82,7 +82,10 @@ export class VersionConflictError extends Error {
 
 /** The store could not be reached or failed; callers answer 503, never lose acknowledged data. */
 export class EventStoreUnavailableError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'EventStoreUnavailableError';
   }

@@ -33,7 +33,10 @@ const unavailable = (message: string) => unreachable(`the custom endpoint ${mess
  * RFC 6455 §4.1 over a raw TLS socket: no WebSocket library is needed to send one upgrade and
  * check the 101 and its Sec-WebSocket-Accept. Resolves exactly once; never rejects.
  */
-export function probeWebSocketHandshake(url: URL, options: Pick<CustomEndpointValidatorOptions, 'timeoutMs' | 'ca'>): Promise<ValidationResult> {
+export function probeWebSocketHandshake(
+  url: URL,
+  options: Pick<CustomEndpointValidatorOptions, 'timeoutMs' | 'ca'>,
+): Promise<ValidationResult> {
   return new Promise((resolve) => {
     const key = randomBytes(16).toString('base64');
     const socket = connect(tlsOptions(url, options.ca));
@@ -59,7 +62,8 @@ export function probeWebSocketHandshake(url: URL, options: Pick<CustomEndpointVa
     socket.once('secureConnect', () => {
       // Verification is done here rather than by rejectUnauthorized, so that an untrusted
       // certificate (a lasting misconfiguration, not worth retrying) is told apart from an outage.
-      if (!socket.authorized) return finish(refuse(`presented a TLS certificate that is not trusted (${String(socket.authorizationError)})`));
+      if (!socket.authorized)
+        return finish(refuse(`presented a TLS certificate that is not trusted (${String(socket.authorizationError)})`));
       socket.write(upgradeRequest(url, key));
     });
     socket.on('data', (chunk: Buffer) => {
@@ -68,7 +72,9 @@ export function probeWebSocketHandshake(url: URL, options: Pick<CustomEndpointVa
       if (end >= 0) finish(judgeHandshake(head.subarray(0, end).toString('latin1'), key));
       else if (head.length > MAX_HEAD_BYTES) finish(refuse('answered with an oversized HTTP header'));
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(unavailable(`could not be reached (${error.code ?? 'network error'})`)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(unavailable(`could not be reached (${error.code ?? 'network error'})`)),
+    );
     socket.on('close', () => finish(unavailable('closed the connection before answering the WebSocket upgrade')));
   });
 }
@@ -114,8 +120,11 @@ function judgeHandshake(head: string, key: string): ValidationResult {
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   if (headers.get('upgrade')?.toLowerCase() !== 'websocket') return refuse('switched protocols, but not to WebSocket');
-  const expected = createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64');
-  if (headers.get('sec-websocket-accept') !== expected) return refuse('answered the upgrade with a wrong Sec-WebSocket-Accept');
+  const expected = createHash('sha1')
+    .update(key + WEBSOCKET_GUID)
+    .digest('base64');
+  if (headers.get('sec-websocket-accept') !== expected)
+    return refuse('answered the upgrade with a wrong Sec-WebSocket-Accept');
   return VALID;
 }
 

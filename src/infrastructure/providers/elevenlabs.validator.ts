@@ -36,16 +36,22 @@ function classifyKeyStatus(status: number): ValidationResult {
   if (status >= 200 && status < 300) return VALID;
   // Rate limits apply after authentication: the key is known; go on to the agent check.
   if (status === 429) return VALID;
-  if (status >= 400 && status < 500) return rejected('elevenlabs_api_key', `ElevenLabs rejected the API key${status === 401 ? '' : ` (HTTP ${status})`}`);
+  if (status >= 400 && status < 500)
+    return rejected(
+      'elevenlabs_api_key',
+      `ElevenLabs rejected the API key${status === 401 ? '' : ` (HTTP ${status})`}`,
+    );
   return unexpectedAnswer(PROVIDER, status);
 }
 
 function classifyAgentStatus(status: number): ValidationResult {
   if (status >= 200 && status < 300) return VALID;
-  if (status === 401 || status === 403) return rejected('elevenlabs_api_key', 'ElevenLabs does not let this API key read the agent');
+  if (status === 401 || status === 403)
+    return rejected('elevenlabs_api_key', 'ElevenLabs does not let this API key read the agent');
   if (status === 404) return rejected('elevenlabs_agent_id', 'ElevenLabs has no agent with this id for this API key');
   // Unlike the key check, a 429 here proves nothing about the agent: ask the client to retry.
   if (status === 429) return unreachable('ElevenLabs rate-limited the agent check; retry later');
-  if (status >= 400 && status < 500) return rejected('elevenlabs_agent_id', `ElevenLabs refused the agent id (HTTP ${status})`);
+  if (status >= 400 && status < 500)
+    return rejected('elevenlabs_agent_id', `ElevenLabs refused the agent id (HTTP ${status})`);
   return unexpectedAnswer(PROVIDER, status);
 }

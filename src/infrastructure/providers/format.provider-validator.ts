@@ -22,10 +22,16 @@ export function checkCredentialFormat(credentials: ProviderCredentials): Validat
     case 'openai':
       return OPENAI_KEY.test(credentials.apiKey)
         ? VALID
-        : rejected('openai_api_key', 'openai_api_key is not an OpenAI API key: expected sk- followed by at least 20 letters, digits, - or _');
+        : rejected(
+            'openai_api_key',
+            'openai_api_key is not an OpenAI API key: expected sk- followed by at least 20 letters, digits, - or _',
+          );
     case 'elevenlabs':
       if (!ELEVENLABS_KEY.test(credentials.apiKey)) {
-        return rejected('elevenlabs_api_key', 'elevenlabs_api_key is not an ElevenLabs API key: expected 20-128 letters, digits, - or _');
+        return rejected(
+          'elevenlabs_api_key',
+          'elevenlabs_api_key is not an ElevenLabs API key: expected 20-128 letters, digits, - or _',
+        );
       }
       return ELEVENLABS_AGENT_ID.test(credentials.agentId)
         ? VALID
@@ -44,7 +50,8 @@ function customEndpointProblem(endpoint: string): string | null {
   if (endpoint.length > MAX_ENDPOINT_LENGTH) return `must be at most ${MAX_ENDPOINT_LENGTH} characters`;
   // The URL parser would quietly strip surrounding blanks and accept `wss:host` or `wss:///host`;
   // the contract asks for the absolute form as written.
-  if (!/^wss:\/\/[^/\\]/i.test(endpoint) || /[\s\u0000-\u001f\u007f]/.test(endpoint)) return 'must be an absolute wss:// URL';
+  if (!/^wss:\/\/[^/\\]/i.test(endpoint) || /[\s\u0000-\u001f\u007f]/.test(endpoint))
+    return 'must be an absolute wss:// URL';
   let url: URL;
   try {
     url = new URL(endpoint);

@@ -17,7 +17,13 @@ export class OpenAiValidator {
 
   async validate(apiKey: string): Promise<ValidationResult> {
     const { timeoutMs } = this.options;
-    const answer = await getStatus('OpenAI', this.modelsUrl, { authorization: `Bearer ${apiKey}` }, AbortSignal.timeout(timeoutMs), timeoutMs);
+    const answer = await getStatus(
+      'OpenAI',
+      this.modelsUrl,
+      { authorization: `Bearer ${apiKey}` },
+      AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+    );
     return 'failed' in answer ? answer.failed : classifyOpenAiStatus(answer.status);
   }
 }

@@ -23,7 +23,8 @@ export const DEFAULT_PROVIDER_TIMEOUT_MS = 5000;
 export function createProviderValidator(options: ProviderValidatorOptions): ProviderValidator {
   if (options.mode === 'format') return new FormatProviderValidator();
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new RangeError('provider validation timeout must be a positive whole number of ms');
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError('provider validation timeout must be a positive whole number of ms');
   return new LiveProviderValidator(
     new OpenAiValidator({ apiBase: options.openaiApiBase, timeoutMs }),
     new ElevenLabsValidator({ apiBase: options.elevenlabsApiBase, timeoutMs }),

@@ -76,7 +76,11 @@ export class RedisKeyUsageStore implements KeyUsageStore {
       } catch (error) {
         for (const [id, p] of batch) {
           const entry = this.pending.get(id) ?? { requests: 0, errors: 0, lastMs: 0 };
-          this.pending.set(id, { requests: entry.requests + p.requests, errors: entry.errors + p.errors, lastMs: Math.max(entry.lastMs, p.lastMs) });
+          this.pending.set(id, {
+            requests: entry.requests + p.requests,
+            errors: entry.errors + p.errors,
+            lastMs: Math.max(entry.lastMs, p.lastMs),
+          });
         }
         this.scheduleFlush();
         throw error;

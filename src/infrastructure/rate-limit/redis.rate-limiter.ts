@@ -119,14 +119,28 @@ export class RedisRateLimiter implements RateLimiter {
    * also reads that read model. One round trip.
    */
   async consumeWithCredential(
-    credentialKey: string, keyBucketPrefix: string, fallbackBucket: string, limit: number, windowSeconds: number, ahead?: ReadAhead,
+    credentialKey: string,
+    keyBucketPrefix: string,
+    fallbackBucket: string,
+    limit: number,
+    windowSeconds: number,
+    ahead?: ReadAhead,
   ): Promise<CredentialDecision> {
     assertLimitArgs(limit, windowSeconds);
-    const args = [windowSeconds, limit, EXPIRY_MARGIN_SECONDS, `${this.namespace}rl:${keyBucketPrefix}`, `${this.namespace}rl:${fallbackBucket}`];
+    const args = [
+      windowSeconds,
+      limit,
+      EXPIRY_MARGIN_SECONDS,
+      `${this.namespace}rl:${keyBucketPrefix}`,
+      `${this.namespace}rl:${fallbackBucket}`,
+    ];
     const [allowed, count, resetAt, flat, aheadValue] = ahead
       ? await this.lookupConsumeAheadScript(credentialKey, this.readModelNamespace + ahead.key, ...args, ahead.kind)
       : await this.lookupConsumeScript(credentialKey, ...args);
-    const result: CredentialDecision = { credential: record(flat as string[]), decision: decision(allowed === 1, limit, count, resetAt) };
+    const result: CredentialDecision = {
+      credential: record(flat as string[]),
+      decision: decision(allowed === 1, limit, count, resetAt),
+    };
     if (ahead) result.readAhead = valueOf(ahead, aheadValue);
     return result;
   }
@@ -136,7 +150,12 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   /** consume(), and with `ahead` the read model the request will read, in the same round trip. */
-  async consumeReadingAhead(bucket: string, limit: number, windowSeconds: number, ahead?: ReadAhead): Promise<BucketDecision> {
+  async consumeReadingAhead(
+    bucket: string,
+    limit: number,
+    windowSeconds: number,
+    ahead?: ReadAhead,
+  ): Promise<BucketDecision> {
     assertLimitArgs(limit, windowSeconds);
     const key = `${this.namespace}rl:${bucket}`;
     const args = [windowSeconds, limit, EXPIRY_MARGIN_SECONDS];

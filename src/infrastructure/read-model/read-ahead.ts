@@ -26,7 +26,8 @@ export class ReadAheadResult {
 
   /** The hash at `key` (empty when missing), or undefined when this is not what was read ahead. */
   hash(key: string): Record<string, string> | undefined {
-    if (this.spec.kind !== 'hash' || this.spec.key !== key || typeof this.value !== 'object' || this.value === null) return undefined;
+    if (this.spec.kind !== 'hash' || this.spec.key !== key || typeof this.value !== 'object' || this.value === null)
+      return undefined;
     return this.value;
   }
 

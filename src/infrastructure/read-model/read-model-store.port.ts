@@ -38,7 +38,10 @@ export interface ReadModelStore {
 
 /** The store could not be reached or timed out (Redis away): callers answer 503, not 500. */
 export class ReadModelUnavailableError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'ReadModelUnavailableError';
   }

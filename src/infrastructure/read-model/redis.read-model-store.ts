@@ -2,7 +2,13 @@ import { type ChainableCommander, type Redis, ReplyError } from 'ioredis';
 import { closeRedisClient } from '../redis/redis.client';
 import { pingRedis } from '../redis/redis.health';
 import { rankRange } from './rank-range';
-import { type Order, type Page, type ReadModelStore, ReadModelUnavailableError, type WriteOp } from './read-model-store.port';
+import {
+  type Order,
+  type Page,
+  type ReadModelStore,
+  ReadModelUnavailableError,
+  type WriteOp,
+} from './read-model-store.port';
 
 // Value keys are built from members inside the script, so they are not declared in KEYS
 // (fine on a single Redis; a cluster would need the index and values in one hash slot).
@@ -148,7 +154,10 @@ async function guard<T>(command: Promise<T>): Promise<T> {
     return await command;
   } catch (error) {
     if (error instanceof ReplyError) throw error;
-    throw new ReadModelUnavailableError(`read-model store unavailable: ${(error as Error)?.message ?? String(error)}`, error);
+    throw new ReadModelUnavailableError(
+      `read-model store unavailable: ${(error as Error)?.message ?? String(error)}`,
+      error,
+    );
   }
 }
 

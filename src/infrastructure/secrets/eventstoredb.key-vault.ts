@@ -47,7 +47,11 @@ export class EventStoreDbKeyVault implements KeyVault {
     checkVaultArgs(ownerId);
     const stream = dataKeyStream(ownerId);
     try {
-      for await (const resolved of this.client.readStream(stream, { fromRevision: 0n, maxCount: 1, direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(stream, {
+        fromRevision: 0n,
+        maxCount: 1,
+        direction: FORWARDS,
+      })) {
         if (resolved.event?.type === DATA_KEY_CREATED) return wrappedKeyOf(resolved.event.data, ownerId);
       }
       return null;
@@ -87,6 +91,7 @@ export class EventStoreDbKeyVault implements KeyVault {
 
 function wrappedKeyOf(data: unknown, ownerId: string): string {
   const wrapped = (data as { wrapped_key?: unknown } | null)?.wrapped_key;
-  if (typeof wrapped !== 'string' || wrapped.length === 0) throw new Error(`key vault: malformed ${DATA_KEY_CREATED} event for ${ownerId}`);
+  if (typeof wrapped !== 'string' || wrapped.length === 0)
+    throw new Error(`key vault: malformed ${DATA_KEY_CREATED} event for ${ownerId}`);
   return wrapped;
 }

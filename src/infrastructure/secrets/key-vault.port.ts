@@ -25,14 +25,19 @@ export class DataKeyConflictError extends Error {
     readonly reason: 'exists' | 'destroyed',
   ) {
     // Never the key itself: messages end up in logs.
-    super(reason === 'exists' ? `a different data key is already stored for ${ownerId}` : `the data key of ${ownerId} was destroyed`);
+    super(
+      reason === 'exists'
+        ? `a different data key is already stored for ${ownerId}`
+        : `the data key of ${ownerId} was destroyed`,
+    );
     this.name = 'DataKeyConflictError';
   }
 }
 
 /** Owner ids are trunk ids: a bug, not a user error, when one is empty. */
 export function checkVaultArgs(ownerId: string, wrappedKey?: string): void {
-  if (typeof ownerId !== 'string' || ownerId.length === 0) throw new Error('key vault: ownerId must be a non-empty string');
+  if (typeof ownerId !== 'string' || ownerId.length === 0)
+    throw new Error('key vault: ownerId must be a non-empty string');
   if (wrappedKey !== undefined && (typeof wrappedKey !== 'string' || wrappedKey.length === 0)) {
     throw new Error('key vault: wrappedKey must be a non-empty string');
   }

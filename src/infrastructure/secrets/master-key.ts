@@ -30,11 +30,14 @@ const BASE64 = /^(?:[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+)$/;
 /** Strict: Buffer.from(…, 'base64') skips invalid characters, which would hide a truncated key. */
 export function decodeMasterKey(text: string, source: string): Buffer {
   const trimmed = text.trim();
-  if (!BASE64.test(trimmed)) throw new Error(`${source}: must be base64 of exactly ${MASTER_KEY_BYTES} bytes (found characters outside base64)`);
+  if (!BASE64.test(trimmed))
+    throw new Error(`${source}: must be base64 of exactly ${MASTER_KEY_BYTES} bytes (found characters outside base64)`);
   const key = Buffer.from(trimmed, trimmed.includes('-') || trimmed.includes('_') ? 'base64url' : 'base64');
   if (key.length !== MASTER_KEY_BYTES) {
     // The length only: never the value.
-    throw new Error(`${source}: must be base64 of exactly ${MASTER_KEY_BYTES} bytes, got ${key.length} (generate one with: openssl rand -base64 32)`);
+    throw new Error(
+      `${source}: must be base64 of exactly ${MASTER_KEY_BYTES} bytes, got ${key.length} (generate one with: openssl rand -base64 32)`,
+    );
   }
   return key;
 }

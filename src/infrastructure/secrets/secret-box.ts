@@ -44,10 +44,18 @@ export class SecretBox {
   private destroyEpoch = 0;
   private broadcast: DestroyBroadcast | null = null;
 
-  constructor(masterKey: Buffer, private readonly vault: KeyVault, options: SecretBoxOptions = {}) {
+  constructor(
+    masterKey: Buffer,
+    private readonly vault: KeyVault,
+    options: SecretBoxOptions = {},
+  ) {
     if (masterKey.length !== MASTER_KEY_BYTES) throw new Error(`MASTER_KEY: must be ${MASTER_KEY_BYTES} bytes`);
     this.masterKey = createSecretKey(Buffer.from(masterKey)); // a copy: the caller may wipe theirs
-    this.cache = new DataKeyCache({ maxEntries: options.cacheEntries ?? 1000, ttlMs: options.cacheTtlMs ?? 60_000, now: options.now ?? Date.now });
+    this.cache = new DataKeyCache({
+      maxEntries: options.cacheEntries ?? 1000,
+      ttlMs: options.cacheTtlMs ?? 60_000,
+      now: options.now ?? Date.now,
+    });
   }
 
   /**
@@ -76,14 +84,26 @@ export class SecretBox {
   async encrypt(ownerId: string, field: string, plaintext: string): Promise<EncryptedSecret> {
     const key = await this.requireKey(ownerId, field);
     const sealed = seal(key, Buffer.from(plaintext, 'utf8'), `${ownerId}:${field}`);
-    return { v: 1, alg: 'A256GCM', iv: sealed.iv.toString('base64'), ct: sealed.ct.toString('base64'), tag: sealed.tag.toString('base64') };
+    return {
+      v: 1,
+      alg: 'A256GCM',
+      iv: sealed.iv.toString('base64'),
+      ct: sealed.ct.toString('base64'),
+      tag: sealed.tag.toString('base64'),
+    };
   }
 
   async decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string> {
-    if (secret?.v !== 1 || secret.alg !== 'A256GCM') throw new SecretUnavailableError(ownerId, field, 'unsupported format');
+    if (secret?.v !== 1 || secret.alg !== 'A256GCM')
+      throw new SecretUnavailableError(ownerId, field, 'unsupported format');
     const key = await this.requireKey(ownerId, field);
-    const sealed = { iv: Buffer.from(secret.iv, 'base64'), ct: Buffer.from(secret.ct, 'base64'), tag: Buffer.from(secret.tag, 'base64') };
-    if (sealed.iv.length !== IV_BYTES || sealed.tag.length !== TAG_BYTES) throw new SecretUnavailableError(ownerId, field, 'malformed');
+    const sealed = {
+      iv: Buffer.from(secret.iv, 'base64'),
+      ct: Buffer.from(secret.ct, 'base64'),
+      tag: Buffer.from(secret.tag, 'base64'),
+    };
+    if (sealed.iv.length !== IV_BYTES || sealed.tag.length !== TAG_BYTES)
+      throw new SecretUnavailableError(ownerId, field, 'malformed');
     const plaintext = open(key, sealed, `${ownerId}:${field}`);
     if (!plaintext) throw new SecretUnavailableError(ownerId, field, 'authentication failed');
     return plaintext.toString('utf8');
@@ -139,7 +159,8 @@ export class SecretBox {
     const sealed = decodeWrappedKey(wrapped);
     const raw = sealed && open(this.masterKey, sealed, ownerId);
     // Wrong master key, or a wrapped key copied from another owner.
-    if (!raw || raw.length !== DATA_KEY_BYTES) throw new SecretUnavailableError(ownerId, undefined, 'data key cannot be unwrapped');
+    if (!raw || raw.length !== DATA_KEY_BYTES)
+      throw new SecretUnavailableError(ownerId, undefined, 'data key cannot be unwrapped');
     const key = createSecretKey(raw);
     raw.fill(0);
     return key;

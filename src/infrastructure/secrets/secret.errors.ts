@@ -17,7 +17,8 @@ export class SecretUnavailableError extends Error {
   constructor(
     readonly ownerId: string,
     readonly field: string | undefined,
-    readonly reason: 'no data key' | 'data key cannot be unwrapped' | 'authentication failed' | 'malformed' | 'unsupported format',
+    readonly reason:
+      'no data key' | 'data key cannot be unwrapped' | 'authentication failed' | 'malformed' | 'unsupported format',
   ) {
     super(`secret ${field ? `${field} of ` : 'of '}${ownerId} is unavailable: ${reason}`);
     this.name = 'SecretUnavailableError';

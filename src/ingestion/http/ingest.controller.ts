@@ -7,7 +7,11 @@ import { INGEST_BODY_SCHEMA } from './ingest-body.schema';
 class RejectionDto {
   @ApiProperty({ description: '0-based position of the record in the request' }) index!: number;
   @ApiProperty({ nullable: true, type: String }) id!: string | null;
-  @ApiProperty({ example: 'invalid_field', description: 'invalid_json, missing_required_field, invalid_field, too_large, unknown_trunk' }) code!: string;
+  @ApiProperty({
+    example: 'invalid_field',
+    description: 'invalid_json, missing_required_field, invalid_field, too_large, unknown_trunk',
+  })
+  code!: string;
   @ApiProperty() message!: string;
 }
 
@@ -28,7 +32,8 @@ export class IngestController {
   @ApiBody({ schema: INGEST_BODY_SCHEMA as never })
   @ApiOkResponse({
     type: IngestResultDto,
-    description: 'Up to 10,000 records or 16 MiB. 200 means every accepted record is durable; re-sending an id replaces the call. 503 with Retry-After when saturated.',
+    description:
+      'Up to 10,000 records or 16 MiB. 200 means every accepted record is durable; re-sending an id replaces the call. 503 with Retry-After when saturated.',
   })
   ingest(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<IngestResult> {
     return this.ingestion.ingest(accountOf(ctx), body);

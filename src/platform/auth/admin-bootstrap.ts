@@ -39,15 +39,30 @@ export class AdminBootstrap implements OnApplicationBootstrap {
     const command = {
       type: 'IssueApiKey' as const,
       data: {
-        keyId: BOOTSTRAP_ADMIN_KEY_ID, accountId: null, name: 'bootstrap admin', scopes: ['admin' as const],
-        environment: this.config.appEnv, keyHash: hashApiKey(key), keyHint: keyHint(key), expiresAt: null, at: this.clock.now(),
+        keyId: BOOTSTRAP_ADMIN_KEY_ID,
+        accountId: null,
+        name: 'bootstrap admin',
+        scopes: ['admin' as const],
+        environment: this.config.appEnv,
+        keyHash: hashApiKey(key),
+        keyHint: keyHint(key),
+        expiresAt: null,
+        at: this.clock.now(),
       },
     };
     try {
-      await this.runner.run(apiKeyStream(BOOTSTRAP_ADMIN_KEY_ID), apiKeyDecider, command, { actor: 'system' }, { expected: 'no_stream' });
+      await this.runner.run(
+        apiKeyStream(BOOTSTRAP_ADMIN_KEY_ID),
+        apiKeyDecider,
+        command,
+        { actor: 'system' },
+        { expected: 'no_stream' },
+      );
       this.generatedKey = key;
     } catch (error) {
-      const exists = error instanceof VersionConflictError || (error instanceof DomainError && ['conflict', 'precondition_failed'].includes(error.code));
+      const exists =
+        error instanceof VersionConflictError ||
+        (error instanceof DomainError && ['conflict', 'precondition_failed'].includes(error.code));
       if (!exists) throw error;
     }
   }

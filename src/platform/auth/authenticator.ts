@@ -37,10 +37,24 @@ export class Authenticator {
   }
 
   /** `ahead`: read along with the credential when the key turns out valid (it is dropped otherwise). */
-  async authenticate(authorization: string | undefined, now: Date, clientBucket: string, ahead?: ReadAhead): Promise<Authentication> {
-    const refuse = async (error: DomainError): Promise<Authentication> => ({ principal: null, error, decision: await this.gate.consume(clientBucket) });
+  async authenticate(
+    authorization: string | undefined,
+    now: Date,
+    clientBucket: string,
+    ahead?: ReadAhead,
+  ): Promise<Authentication> {
+    const refuse = async (error: DomainError): Promise<Authentication> => ({
+      principal: null,
+      error,
+      decision: await this.gate.consume(clientBucket),
+    });
     if (authorization === undefined || authorization.trim() === '') {
-      return refuse(new DomainError('missing_authentication', 'Missing Authorization header: send "Authorization: Bearer <API key>"'));
+      return refuse(
+        new DomainError(
+          'missing_authentication',
+          'Missing Authorization header: send "Authorization: Bearer <API key>"',
+        ),
+      );
     }
     const match = BEARER.exec(authorization);
     if (!match) return refuse(new DomainError('unauthorized', 'Authorization header must be "Bearer <API key>"'));
@@ -48,23 +62,43 @@ export class Authenticator {
     const environment = environmentOfKey(key);
     if (!environment) return refuse(new DomainError('unauthorized', 'Invalid API key'));
     if (environment !== this.config.appEnv) {
-      return refuse(new DomainError('unauthorized', `This is a ${environment} key; this service runs in the ${this.config.appEnv} environment`));
+      return refuse(
+        new DomainError(
+          'unauthorized',
+          `This is a ${environment} key; this service runs in the ${this.config.appEnv} environment`,
+        ),
+      );
     }
     const hash = hashApiKey(key);
     if (this.adminHash && timingSafeEqual(this.adminHash, Buffer.from(hash, 'hex'))) {
       const { decision, readAhead } = await this.gate.consumeReadingAhead(`key:${ENV_ADMIN_KEY_ID}`, ahead);
-      return { principal: { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment }, error: null, decision, readAhead };
+      return {
+        principal: { keyId: ENV_ADMIN_KEY_ID, accountId: null, scopes: ['admin'], environment },
+        error: null,
+        decision,
+        readAhead,
+      };
     }
     const found = await this.gate.lookupAndConsume(hash, clientBucket, ahead);
     const { decision } = found;
     const credential = found.credential ?? (await this.lookUpAgain(hash));
-    const fail = (message: string): Authentication => ({ principal: null, error: new DomainError('unauthorized', message), decision });
+    const fail = (message: string): Authentication => ({
+      principal: null,
+      error: new DomainError('unauthorized', message),
+      decision,
+    });
     if (!credential || credential.environment !== environment) return fail('Invalid API key');
     if (credential.revoked) return fail('This API key has been revoked');
-    if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime()) return fail('This API key has expired');
+    if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime())
+      return fail('This API key has expired');
     // Read ahead only with the credential of the first lookup (a key found again after a restore is rare).
     const readAhead = found.credential ? found.readAhead : undefined;
-    return { principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment }, error: null, decision, readAhead };
+    return {
+      principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment },
+      error: null,
+      decision,
+      readAhead,
+    };
   }
 
   /**
@@ -74,7 +108,9 @@ export class Authenticator {
    */
   private async lookUpAgain(hash: string): Promise<KeyCredential | null> {
     if (await this.readModels.restoring()) {
-      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', { retryAfterSeconds: 1 });
+      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', {
+        retryAfterSeconds: 1,
+      });
     }
     return this.lookup.byHash(hash);
   }

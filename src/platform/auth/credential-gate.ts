@@ -36,12 +36,20 @@ export class CredentialGate {
     this.redis = limiter instanceof RedisRateLimiter && store instanceof RedisReadModelStore ? limiter : null;
   }
 
-  async lookupAndConsume(hash: string, fallbackBucket: string, ahead?: ReadAhead): Promise<GateResult & { credential: KeyCredential | null }> {
+  async lookupAndConsume(
+    hash: string,
+    fallbackBucket: string,
+    ahead?: ReadAhead,
+  ): Promise<GateResult & { credential: KeyCredential | null }> {
     const limit = this.config.rateLimitPerMinute;
     if (this.redis) {
       const key = readModelNamespace(this.config) + apiKeyKeys.byHash(hash);
       const found = await this.redis.consumeWithCredential(key, 'key:', fallbackBucket, limit, WINDOW_SECONDS, ahead);
-      return { credential: credentialFrom(found.credential), decision: found.decision, readAhead: aheadResult(ahead, found.readAhead) };
+      return {
+        credential: credentialFrom(found.credential),
+        decision: found.decision,
+        readAhead: aheadResult(ahead, found.readAhead),
+      };
     }
     const credential = await this.lookup.byHash(hash);
     return { credential, decision: await this.consume(credential ? `key:${credential.keyId}` : fallbackBucket) };

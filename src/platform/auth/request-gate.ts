@@ -4,13 +4,18 @@ import type { Logger } from 'pino';
 import { AppLogger } from '../logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimitDecision, RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.port';
+import {
+  KEY_USAGE_STORE,
+  KeyUsageStore,
+  RATE_LIMITER,
+  RateLimitDecision,
+  RateLimiter,
+} from '../../infrastructure/rate-limit/rate-limiter.port';
 import { WINDOW_SECONDS } from './credential-gate';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { readAheadFor } from '../../read/read-ahead.routes';
 import { Authenticator } from './authenticator';
 import { assertAllowed, policyFor } from './route-policy';
-
 
 /**
  * Runs before body parsing on every request, matched or not: authenticate, count against the
@@ -45,7 +50,9 @@ export class RequestGate {
       return;
     }
     const ahead = readAheadFor(request.method, request.routeOptions.url, request.params, request.query);
-    const { principal, error, decision, readAhead } = await this.dependency(() => this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, ahead));
+    const { principal, error, decision, readAhead } = await this.dependency(() =>
+      this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, ahead),
+    );
     this.applyDecision(decision, reply, now);
     if (error || !principal) throw error ?? new DomainError('unauthorized', 'Invalid API key');
     request.principal = principal;
@@ -55,7 +62,15 @@ export class RequestGate {
 
   readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if ((request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
-      request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
     }
     const principal = request.principal;
     if (!principal) return;
@@ -65,7 +80,11 @@ export class RequestGate {
   };
 
   private async limit(bucket: string, reply: FastifyReply, now: Date): Promise<void> {
-    this.applyDecision(await this.dependency(() => this.limiter.consume(bucket, this.config.rateLimitPerMinute, WINDOW_SECONDS)), reply, now);
+    this.applyDecision(
+      await this.dependency(() => this.limiter.consume(bucket, this.config.rateLimitPerMinute, WINDOW_SECONDS)),
+      reply,
+      now,
+    );
   }
 
   /** The rate headers on every response; past the limit, 429 with retry_after and Retry-After. */
@@ -78,10 +97,14 @@ export class RequestGate {
     });
     if (decision.allowed) return;
     const wait = Math.max(1, decision.resetAtSeconds - Math.floor(now.getTime() / 1000));
-    throw new DomainError('rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded; retry after ${decision.resetAtSeconds} (Unix time)`, {
-      retryAt: decision.resetAtSeconds,
-      retryAfterSeconds: wait,
-    });
+    throw new DomainError(
+      'rate_limit_exceeded',
+      `Rate limit of ${limit} requests per minute exceeded; retry after ${decision.resetAtSeconds} (Unix time)`,
+      {
+        retryAt: decision.resetAtSeconds,
+        retryAfterSeconds: wait,
+      },
+    );
   }
 
   /** A store that fails or times out becomes a fast 503 with Retry-After, never a hang. */
@@ -90,8 +113,13 @@ export class RequestGate {
       return await call();
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      this.logger.warn({ err: { message: (error as Error)?.message } }, 'authentication or rate-limit store unavailable');
-      throw new DomainError('service_unavailable', 'A backing service is unavailable; retry shortly', { retryAfterSeconds: 1 });
+      this.logger.warn(
+        { err: { message: (error as Error)?.message } },
+        'authentication or rate-limit store unavailable',
+      );
+      throw new DomainError('service_unavailable', 'A backing service is unavailable; retry shortly', {
+        retryAfterSeconds: 1,
+      });
     }
   }
 }

@@ -21,7 +21,11 @@ export function policyFor(path: string): RoutePolicy {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Throws 403 forbidden when the principal's scopes do not cover the request. */
-export function assertAllowed(principal: Principal, area: Exclude<RoutePolicy, { kind: 'public' }>['area'], method: string): void {
+export function assertAllowed(
+  principal: Principal,
+  area: Exclude<RoutePolicy, { kind: 'public' }>['area'],
+  method: string,
+): void {
   const has = (scope: Scope) => principal.scopes.includes(scope);
   switch (area) {
     case 'any':
@@ -34,7 +38,8 @@ export function assertAllowed(principal: Principal, area: Exclude<RoutePolicy, {
       if (has('ingest') || (has('full') && principal.accountId !== null)) return;
       throw new DomainError('forbidden', 'This endpoint needs a key with the ingest (or full) scope');
     case 'account':
-      if (principal.accountId === null) throw new DomainError('forbidden', 'Admin keys manage accounts and keys; use an account key here');
+      if (principal.accountId === null)
+        throw new DomainError('forbidden', 'Admin keys manage accounts and keys; use an account key here');
       if (has('full')) return;
       if (has('read') && READ_METHODS.has(method)) return;
       if (has('read')) throw new DomainError('forbidden', 'This key is read-only (scope read): writes need scope full');

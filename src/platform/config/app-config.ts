@@ -11,21 +11,40 @@ class Environment {
   @IsOptional() @IsString() HOST?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
   @IsOptional() @IsIn(['live', 'test']) APP_ENV?: 'live' | 'test';
-  @IsOptional() @Matches(/^sk_(live|test)_[A-Za-z0-9]{32}$/, { message: 'ADMIN_API_KEY must be sk_live_ or sk_test_ followed by 32 base62 characters' })
+  @IsOptional()
+  @Matches(/^sk_(live|test)_[A-Za-z0-9]{32}$/, {
+    message: 'ADMIN_API_KEY must be sk_live_ or sk_test_ followed by 32 base62 characters',
+  })
   ADMIN_API_KEY?: string;
-  @IsOptional() @Matches(/^(postgres|postgresql|esdb|esdb\+discover|kurrentdb):\/\//, { message: 'EVENT_STORE_URL must start with postgres://, esdb:// or kurrentdb://' })
+  @IsOptional()
+  @Matches(/^(postgres|postgresql|esdb|esdb\+discover|kurrentdb):\/\//, {
+    message: 'EVENT_STORE_URL must start with postgres://, esdb:// or kurrentdb://',
+  })
   EVENT_STORE_URL?: string;
-  @IsOptional() @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'EVENT_STORE_SCHEMA must be a lower-case SQL identifier' }) EVENT_STORE_SCHEMA?: string;
-  @IsOptional() @Matches(/^https?:\/\//, { message: 'CLICKHOUSE_URL must be an http(s):// URL' }) CLICKHOUSE_URL?: string;
-  @IsOptional() @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: 'CLICKHOUSE_CLUSTER must be a cluster name from the servers\' remote_servers (letters, digits, _)' }) CLICKHOUSE_CLUSTER?: string;
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must start with redis:// or rediss://' }) REDIS_URL?: string;
+  @IsOptional()
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'EVENT_STORE_SCHEMA must be a lower-case SQL identifier' })
+  EVENT_STORE_SCHEMA?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\//, { message: 'CLICKHOUSE_URL must be an http(s):// URL' })
+  CLICKHOUSE_URL?: string;
+  @IsOptional()
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+    message: "CLICKHOUSE_CLUSTER must be a cluster name from the servers' remote_servers (letters, digits, _)",
+  })
+  CLICKHOUSE_CLUSTER?: string;
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must start with redis:// or rediss://' })
+  REDIS_URL?: string;
   @IsOptional() @IsString() REDIS_NAMESPACE?: string;
   @IsOptional() @IsIn(['native', 'proxy']) TLS_MODE?: 'native' | 'proxy';
   @IsOptional() @IsString() TLS_CERT_FILE?: string;
   @IsOptional() @IsString() TLS_KEY_FILE?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9.-]+$/, { message: 'SIP_DOMAIN must be a host name' }) SIP_DOMAIN?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
-  @IsOptional() @IsString() @MinLength(32, { message: 'MASTER_KEY must be at least 32 characters (base64 of 32 bytes)' }) MASTER_KEY?: string;
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'MASTER_KEY must be at least 32 characters (base64 of 32 bytes)' })
+  MASTER_KEY?: string;
   @IsOptional() @IsIn(['live', 'format']) PROVIDER_VALIDATION?: 'live' | 'format';
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) PROVIDER_TIMEOUT_MS?: number;
   @IsOptional() @IsIn(['true', 'false']) PROVIDER_PROBE_CUSTOM_ENDPOINTS?: string;
@@ -33,7 +52,11 @@ class Environment {
   @IsOptional() @IsString() ELEVENLABS_API_BASE?: string;
   @IsOptional() @IsIn(['true', 'false']) WEBHOOK_ALLOW_PRIVATE?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120000) WEBHOOK_TIMEOUT_MS?: number;
-  @IsOptional() @Matches(/^\d{1,10}(,\d{1,10}){0,49}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be 1-50 comma-separated delays in milliseconds' }) WEBHOOK_RETRY_SCHEDULE_MS?: string;
+  @IsOptional()
+  @Matches(/^\d{1,10}(,\d{1,10}){0,49}$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE_MS must be 1-50 comma-separated delays in milliseconds',
+  })
+  WEBHOOK_RETRY_SCHEDULE_MS?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(256) WEBHOOK_CONCURRENCY?: number;
   @IsOptional() @IsString() WEBHOOK_CA_FILE?: string;
@@ -109,11 +132,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const embedded = !parsed.EVENT_STORE_URL;
   if (!embedded && !parsed.MASTER_KEY) throw new ConfigError(['MASTER_KEY: required when EVENT_STORE_URL is set']);
-  if (parsed.CLICKHOUSE_CLUSTER && !parsed.CLICKHOUSE_URL) throw new ConfigError(['CLICKHOUSE_CLUSTER: requires CLICKHOUSE_URL (embedded chDB has no cluster)']);
+  if (parsed.CLICKHOUSE_CLUSTER && !parsed.CLICKHOUSE_URL)
+    throw new ConfigError(['CLICKHOUSE_CLUSTER: requires CLICKHOUSE_URL (embedded chDB has no cluster)']);
   if ((parsed.HEADERS_TIMEOUT_MS ?? 10_000) > (parsed.REQUEST_TIMEOUT_MS ?? 30_000)) {
     throw new ConfigError(['HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS']);
   }
-  if (parsed.WEBHOOK_CA_FILE && !existsSync(parsed.WEBHOOK_CA_FILE)) throw new ConfigError([`WEBHOOK_CA_FILE: ${parsed.WEBHOOK_CA_FILE} does not exist`]);
+  if (parsed.WEBHOOK_CA_FILE && !existsSync(parsed.WEBHOOK_CA_FILE))
+    throw new ConfigError([`WEBHOOK_CA_FILE: ${parsed.WEBHOOK_CA_FILE} does not exist`]);
   if ((parsed.TLS_CERT_FILE === undefined) !== (parsed.TLS_KEY_FILE === undefined)) {
     throw new ConfigError(['TLS_CERT_FILE/TLS_KEY_FILE: set both or neither']);
   }
@@ -129,7 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     clickhouseCluster: parsed.CLICKHOUSE_CLUSTER ?? null,
     redisUrl: parsed.REDIS_URL ?? null,
     redisNamespace: parsed.REDIS_NAMESPACE ?? 'tl:',
-    tls: { mode: parsed.TLS_MODE ?? 'native', certFile: parsed.TLS_CERT_FILE ?? null, keyFile: parsed.TLS_KEY_FILE ?? null },
+    tls: {
+      mode: parsed.TLS_MODE ?? 'native',
+      certFile: parsed.TLS_CERT_FILE ?? null,
+      keyFile: parsed.TLS_KEY_FILE ?? null,
+    },
     sipDomain: parsed.SIP_DOMAIN ?? 'sip.trunkline.local',
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 6000,
     masterKey: parsed.MASTER_KEY ?? null,
@@ -140,7 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     elevenlabsApiBase: parsed.ELEVENLABS_API_BASE ?? 'https://api.elevenlabs.io/v1',
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 15_000,
-    webhookRetryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE_MS ? parsed.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number) : STANDARD_WEBHOOKS_RETRIES_MS,
+    webhookRetryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE_MS
+      ? parsed.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number)
+      : STANDARD_WEBHOOKS_RETRIES_MS,
     webhookPollIntervalMs: parsed.WEBHOOK_POLL_INTERVAL_MS ?? 1000,
     webhookConcurrency: parsed.WEBHOOK_CONCURRENCY ?? 16,
     webhookCaFile: parsed.WEBHOOK_CA_FILE ? resolve(parsed.WEBHOOK_CA_FILE) : null,
@@ -163,7 +194,19 @@ const HOUR = 60 * MINUTE;
  * Standard Webhooks: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, continued every
  * 10 h to about 3 days (12 attempts over 2 d 19 h 35 min 5 s).
  */
-export const STANDARD_WEBHOOKS_RETRIES_MS = [5000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR];
+export const STANDARD_WEBHOOKS_RETRIES_MS = [
+  5000,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+];
 
 /**
  * Read models live under their own prefix, so a rebuild (which clears its namespace) never

@@ -25,11 +25,24 @@ export class HealthController {
   /** Readiness: every configured store answers and the read models have caught up. */
   @Get('readyz')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
-    const [eventStore, readModelStore] = await Promise.all([check(() => this.events.ping()), check(() => this.readModels.ping())]);
+    const [eventStore, readModelStore] = await Promise.all([
+      check(() => this.events.ping()),
+      check(() => this.readModels.ping()),
+    ]);
     const projection = await withTimeout(this.projections.status()).catch(() => null);
-    const checks = { event_store: eventStore, read_model_store: readModelStore, projections: projection ? (projection.caughtUp ? 'ok' : 'catching_up') : 'error' };
+    const checks = {
+      event_store: eventStore,
+      read_model_store: readModelStore,
+      projections: projection ? (projection.caughtUp ? 'ok' : 'catching_up') : 'error',
+    };
     const ready = eventStore === 'ok' && readModelStore === 'ok' && checks.projections === 'ok';
-    const body = { status: ready ? 'ready' : 'unavailable', checks, projections: projection ? [{ name: projection.name, lag_ms: projection.lagMs, checkpoint: projection.checkpoint }] : [] };
+    const body = {
+      status: ready ? 'ready' : 'unavailable',
+      checks,
+      projections: projection
+        ? [{ name: projection.name, lag_ms: projection.lagMs, checkpoint: projection.checkpoint }]
+        : [],
+    };
     if (ready) return body;
     void reply.status(503).header('Retry-After', '1');
     return { error: { code: 'service_unavailable', message: 'Not ready', status: 503 }, ...body };
@@ -46,5 +59,8 @@ async function check(probe: () => Promise<void>): Promise<'ok' | 'error'> {
 }
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref())]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref()),
+  ]);
 }

@@ -6,15 +6,23 @@ import { envelope } from './error-envelope';
  * lines, header timeouts). Node would answer them with an empty body; we answer in the envelope.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable || (error.code === 'ECONNRESET')) {
+  if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
   const [status, reason, body] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', envelope('header_fields_too_large', 'Request headers are too large (limit 16 KiB)')]
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          envelope('header_fields_too_large', 'Request headers are too large (limit 16 KiB)'),
+        ]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', { error: { code: 'request_timeout', message: 'The request was not received in time', status: 408 } }]
+        ? [
+            408,
+            'Request Timeout',
+            { error: { code: 'request_timeout', message: 'The request was not received in time', status: 408 } },
+          ]
         : [400, 'Bad Request', envelope('missing_required_field', 'Malformed HTTP request')];
   const text = JSON.stringify(body);
   socket.end(

@@ -11,7 +11,11 @@ export interface ErrorEnvelope {
   };
 }
 
-export function envelope(code: ErrorCode, message: string, extra: Omit<ErrorEnvelope['error'], 'code' | 'message' | 'status'> = {}): ErrorEnvelope {
+export function envelope(
+  code: ErrorCode,
+  message: string,
+  extra: Omit<ErrorEnvelope['error'], 'code' | 'message' | 'status'> = {},
+): ErrorEnvelope {
   return { error: { code, message, status: STATUS_OF[code], ...extra } };
 }
 
@@ -34,12 +38,17 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_ASYNC_CONSTRAINT: ['missing_required_field', 'Malformed request'],
 };
 
-export function domainErrorFromFramework(error: { code?: string; statusCode?: number; message?: string }): DomainError | null {
+export function domainErrorFromFramework(error: {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}): DomainError | null {
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (known) return new DomainError(known[0], known[1]);
   const status = error.statusCode;
   if (status === 413) return new DomainError('payload_too_large', 'Request body is too large');
-  if (status === 415) return new DomainError('unsupported_media_type', 'Unsupported Content-Type: send application/json');
+  if (status === 415)
+    return new DomainError('unsupported_media_type', 'Unsupported Content-Type: send application/json');
   if (status === 431) return new DomainError('header_fields_too_large', 'Request headers are too large');
   if (status !== undefined && status >= 400 && status < 500) {
     return new DomainError('missing_required_field', 'Malformed request');

@@ -12,5 +12,9 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new DomainError('not_found', 'No resource has an id that long')
       : (domainErrorFromFramework(error) ?? new DomainError('missing_required_field', 'Malformed request'));
-  void reply.header('X-Request-Id', request.id).status(domain.status).type('application/json; charset=utf-8').send(envelopeOf(domain));
+  void reply
+    .header('X-Request-Id', request.id)
+    .status(domain.status)
+    .type('application/json; charset=utf-8')
+    .send(envelopeOf(domain));
 }

@@ -19,7 +19,10 @@ export class FrontDoor {
   private readonly sockets = new Set<Socket>();
 
   /** `firstByteMs`: a connection that sends nothing at all is closed after this long. */
-  constructor(readonly tlsServer: HttpsServer, private readonly firstByteMs = 10_000) {
+  constructor(
+    readonly tlsServer: HttpsServer,
+    private readonly firstByteMs = 10_000,
+  ) {
     this.plain = createHttpServer({ maxHeaderSize: 16 * 1024 }, rejectPlainHttp);
     this.plain.keepAliveTimeout = 1;
     this.listener = createNetServer({ pauseOnConnect: false }, (socket) => this.route(socket));
@@ -80,7 +83,11 @@ export class FrontDoor {
 
 function rejectPlainHttp(_req: IncomingMessage, res: ServerResponse): void {
   const body = JSON.stringify(envelope('missing_required_field', HTTPS_REQUIRED));
-  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(400, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
 }
 
@@ -103,8 +110,15 @@ export function slowClientOptions(limits: SlowClientLimits = { headersTimeoutMs:
   };
 }
 
-export function createTlsServer(material: { cert: string; key: string }, handler: RequestHandler, limits?: SlowClientLimits): HttpsServer {
-  const server = createHttpsServer({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2', ...slowClientOptions(limits) }, handler);
+export function createTlsServer(
+  material: { cert: string; key: string },
+  handler: RequestHandler,
+  limits?: SlowClientLimits,
+): HttpsServer {
+  const server = createHttpsServer(
+    { cert: material.cert, key: material.key, minVersion: 'TLSv1.2', ...slowClientOptions(limits) },
+    handler,
+  );
   server.keepAliveTimeout = 65_000;
   return server;
 }

@@ -11,7 +11,8 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 type BodyDefect = { kind: 'too_deep' } | { kind: 'unstorable'; param: string };
 
 function defectOf(value: unknown, depthLeft: number, path: string, checkText: boolean): BodyDefect | null {
-  if (typeof value === 'string') return checkText && UNSTORABLE.test(value) ? { kind: 'unstorable', param: path } : null;
+  if (typeof value === 'string')
+    return checkText && UNSTORABLE.test(value) ? { kind: 'unstorable', param: path } : null;
   if (typeof value !== 'object' || value === null) return null;
   if (depthLeft === 0) return { kind: 'too_deep' };
   for (const [key, child] of Object.entries(value)) {
@@ -38,36 +39,60 @@ function jsonProblem(error: unknown): string {
  * JSON bodies: strict UTF-8 (invalid bytes are a 400, not silently replaced), prototype
  * poisoning refused, an empty body treated as absent.
  */
-export function registerJsonParser(fastify: FastifyInstance, limits: { defaultBytes: number; largeBytes: number; isLarge: (path: string) => boolean }): void {
+export function registerJsonParser(
+  fastify: FastifyInstance,
+  limits: { defaultBytes: number; largeBytes: number; isLarge: (path: string) => boolean },
+): void {
   // Refuse an announced oversized body before reading a byte of it.
   fastify.addHook('preParsing', async (request: FastifyRequest) => {
     const length = Number(request.headers['content-length'] ?? 0);
-    if (length > limitOf(request)) throw new DomainError('payload_too_large', `Request body is larger than ${limitOf(request)} bytes`);
+    if (length > limitOf(request))
+      throw new DomainError('payload_too_large', `Request body is larger than ${limitOf(request)} bytes`);
   });
-  const limitOf = (request: FastifyRequest) => (limits.isLarge(request.routeOptions.url ?? '') ? limits.largeBytes : limits.defaultBytes);
+  const limitOf = (request: FastifyRequest) =>
+    limits.isLarge(request.routeOptions.url ?? '') ? limits.largeBytes : limits.defaultBytes;
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limits.largeBytes }, (request: FastifyRequest, body: Buffer, done) => {
-    if (body.length > limitOf(request)) return done(new DomainError('payload_too_large', `Request body is larger than ${limitOf(request)} bytes`), undefined);
-    if (body.length === 0) return done(null, undefined);
-    let text: string;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      return done(new DomainError('missing_required_field', 'Request body is not valid UTF-8'), undefined);
-    }
-    let parsed: unknown;
-    try {
-      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-    } catch (error) {
-      const detail = jsonProblem(error);
-      return done(new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`), undefined);
-    }
-    // Ingestion judges each record on its own and stores text in ClickHouse, which takes any string.
-    const defect = defectOf(parsed, MAX_JSON_DEPTH, '', !limits.isLarge(request.routeOptions.url ?? ''));
-    if (defect?.kind === 'too_deep') return done(new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    if (defect?.kind === 'unstorable') {
-      return done(new DomainError('missing_required_field', `${defect.param} contains a NUL character or an unpaired UTF-16 surrogate`, { param: defect.param }), undefined);
-    }
-    done(null, parsed);
-  });
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: limits.largeBytes },
+    (request: FastifyRequest, body: Buffer, done) => {
+      if (body.length > limitOf(request))
+        return done(
+          new DomainError('payload_too_large', `Request body is larger than ${limitOf(request)} bytes`),
+          undefined,
+        );
+      if (body.length === 0) return done(null, undefined);
+      let text: string;
+      try {
+        text = utf8.decode(body);
+      } catch {
+        return done(new DomainError('missing_required_field', 'Request body is not valid UTF-8'), undefined);
+      }
+      let parsed: unknown;
+      try {
+        parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      } catch (error) {
+        const detail = jsonProblem(error);
+        return done(new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`), undefined);
+      }
+      // Ingestion judges each record on its own and stores text in ClickHouse, which takes any string.
+      const defect = defectOf(parsed, MAX_JSON_DEPTH, '', !limits.isLarge(request.routeOptions.url ?? ''));
+      if (defect?.kind === 'too_deep')
+        return done(
+          new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`),
+          undefined,
+        );
+      if (defect?.kind === 'unstorable') {
+        return done(
+          new DomainError(
+            'missing_required_field',
+            `${defect.param} contains a NUL character or an unpaired UTF-16 surrogate`,
+            { param: defect.param },
+          ),
+          undefined,
+        );
+      }
+      done(null, parsed);
+    },
+  );
 }

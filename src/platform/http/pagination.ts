@@ -3,7 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** Query strings arrive as text: digits become numbers, anything else stays text and fails IsInt. */
-export const toInteger = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value));
+export const toInteger = () =>
+  Transform(({ value }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value));
 
 export class PaginationQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })

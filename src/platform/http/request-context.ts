@@ -13,7 +13,10 @@ export interface RequestContext {
 }
 
 /** Who acted and under which request: recorded on every event the request causes. */
-export const eventMetadata = (ctx: RequestContext): EventMetadata => ({ actor: ctx.principal.keyId, correlation_id: ctx.requestId });
+export const eventMetadata = (ctx: RequestContext): EventMetadata => ({
+  actor: ctx.principal.keyId,
+  correlation_id: ctx.requestId,
+});
 
 /** The account the calling key belongs to; the gate guarantees one on account routes. */
 export function accountOf(ctx: RequestContext): string {

@@ -19,10 +19,16 @@ export class RequestValidationPipe implements PipeTransform {
     if (!type || !isDtoClass(type) || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
     const code = metadata.type === 'body' ? 'missing_required_field' : 'invalid_params';
     if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new DomainError(code, metadata.type === 'body' ? 'Request body must be a JSON object' : 'Invalid query string');
+      throw new DomainError(
+        code,
+        metadata.type === 'body' ? 'Request body must be a JSON object' : 'Invalid query string',
+      );
     }
     if (metadata.type === 'query') rejectRepeatedParameters(value as Record<string, unknown>);
-    const instance = plainToInstance(type, value, { enableImplicitConversion: false, exposeDefaultValues: true }) as object;
+    const instance = plainToInstance(type, value, {
+      enableImplicitConversion: false,
+      exposeDefaultValues: true,
+    }) as object;
     const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
     if (errors.length > 0) {
       const { param, message, code: specific } = describe(errors[0]);
@@ -41,12 +47,23 @@ function isDtoClass(type: unknown): type is new () => object {
 
 function rejectRepeatedParameters(query: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new DomainError('invalid_params', `Query parameter ${name} is given more than once`, { param: name });
+    if (Array.isArray(value))
+      throw new DomainError('invalid_params', `Query parameter ${name} is given more than once`, { param: name });
   }
 }
 
 /** Type errors first: "must be a string" says more than a pattern mismatch of a number. */
-const PRIORITY = ['whitelistValidation', 'isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'nestedValidation'];
+const PRIORITY = [
+  'whitelistValidation',
+  'isDefined',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'nestedValidation',
+];
 
 function describe(error: ValidationError, path = ''): { param: string; message: string; code?: ErrorCode } {
   const param = path ? `${path}.${error.property}` : error.property;

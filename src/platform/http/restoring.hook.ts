@@ -18,7 +18,9 @@ export function restoringOnSend(state: RestoringState) {
     // Unmatched routes (no routeOptions.url) stay 404: no replay will ever make them exist.
     if (reply.statusCode !== 404 || request.routeOptions.url === undefined) return payload;
     if (!(await state.restoring().catch(() => false))) return payload;
-    const error = new DomainError('service_unavailable', 'Read models are being restored; retry shortly', { retryAfterSeconds: 1 });
+    const error = new DomainError('service_unavailable', 'Read models are being restored; retry shortly', {
+      retryAfterSeconds: 1,
+    });
     void reply.status(error.status).header('Retry-After', '1');
     return JSON.stringify(envelopeOf(error, String(request.id)));
   };

@@ -11,7 +11,11 @@ export interface TlsMaterial {
 }
 
 /** Certificate files from configuration, else a self-signed pair kept in the data directory. */
-export async function loadTlsMaterial(opts: { certFile: string | null; keyFile: string | null; dataDir: string }): Promise<TlsMaterial> {
+export async function loadTlsMaterial(opts: {
+  certFile: string | null;
+  keyFile: string | null;
+  dataDir: string;
+}): Promise<TlsMaterial> {
   if (opts.certFile && opts.keyFile) {
     const [cert, key] = await Promise.all([readFile(opts.certFile, 'utf8'), readFile(opts.keyFile, 'utf8')]);
     return { cert, key, selfSigned: false, certPath: opts.certFile };
@@ -30,7 +34,14 @@ export async function loadTlsMaterial(opts: { certFile: string | null; keyFile: 
       notAfterDate: new Date(Date.now() + 825 * 24 * 3600 * 1000),
       extensions: [
         { name: 'basicConstraints', cA: false },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
       ],
     } as Parameters<typeof generate>[1]);
     await mkdir(dir, { recursive: true, mode: 0o700 });

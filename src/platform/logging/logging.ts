@@ -129,6 +129,10 @@ class LazyRequestLogger {
 }
 
 /** Fastify's `childLoggerFactory`: see LazyRequestLogger. */
-export function lazyRequestLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyRequestLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyRequestLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -32,18 +32,26 @@ const STANDARD_ERRORS: Record<string, string> = {
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Trunkline API')
-    .setDescription('SIP trunks between carriers and AI voice agents, their call records and analytics. Errors: {"error": {"code", "message", "status"}}.')
+    .setDescription(
+      'SIP trunks between carriers and AI voice agents, their call records and analytics. Errors: {"error": {"code", "message", "status"}}.',
+    )
     .setVersion('1')
     .addServer('/')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'sk_live_… or sk_test_… API key' })
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA as never } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA as never },
+  };
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path)) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
       for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
-        operation.responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+        operation.responses[status] ??= {
+          description,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        };
       }
     }
   }

@@ -20,12 +20,24 @@ export const apiKeysProjection: Projection = {
     switch (event.type) {
       case 'ApiKeyIssued': {
         const d = event.data;
-        const common = { account_id: d.account_id ?? '', scopes: d.scopes.join(','), environment: d.environment, expires_at: d.expires_at ?? '' };
+        const common = {
+          account_id: d.account_id ?? '',
+          scopes: d.scopes.join(','),
+          environment: d.environment,
+          expires_at: d.expires_at ?? '',
+        };
         return [
           {
             op: 'hset',
             key: apiKeyKeys.byId(d.key_id),
-            fields: { id: d.key_id, name: d.name, key_hint: d.key_hint, created_at: d.created_at, revoked_at: '', ...common },
+            fields: {
+              id: d.key_id,
+              name: d.name,
+              key_hint: d.key_hint,
+              created_at: d.created_at,
+              revoked_at: '',
+              ...common,
+            },
           },
           { op: 'hset', key: apiKeyKeys.byHash(d.key_hash), fields: { key_id: d.key_id, revoked: '0', ...common } },
           { op: 'zadd', key: apiKeyKeys.ofAccount(d.account_id), score: Date.parse(d.created_at), member: d.key_id },

@@ -1,6 +1,12 @@
 import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import {
-  comparePositions, decodePosition, encodePosition, EventStore, EventSubscription, GlobalPosition, StoredEvent,
+  comparePositions,
+  decodePosition,
+  encodePosition,
+  EventStore,
+  EventSubscription,
+  GlobalPosition,
+  StoredEvent,
 } from '../../infrastructure/event-store/event-store.port';
 import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { PositionWaiters } from '../position-waiters';
@@ -50,7 +56,9 @@ export class TrunkDimensionProjector {
       { name: NAME },
     );
     this.checkpoint = saved?.position ? decodePosition(saved.position) : null;
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: 1000 }, (batch) => this.apply(batch));
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: 1000 }, (batch) =>
+      this.apply(batch),
+    );
   }
 
   async stop(): Promise<void> {
@@ -60,33 +68,50 @@ export class TrunkDimensionProjector {
   }
 
   waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
-    return this.waiters.wait((p) => this.checkpoint !== null && comparePositions(this.checkpoint, p) >= 0, position, timeoutMs);
+    return this.waiters.wait(
+      (p) => this.checkpoint !== null && comparePositions(this.checkpoint, p) >= 0,
+      position,
+      timeoutMs,
+    );
   }
 
   private async apply(batch: StoredEvent[]): Promise<void> {
     if (batch.length === 0) return;
     const rows = await this.rowsOf(batch.filter(changesDimension));
-    if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()] as unknown as Record<string, unknown>[]);
+    if (rows.size > 0)
+      await this.clickhouse.insert('trunk_dimension', [...rows.values()] as unknown as Record<string, unknown>[]);
     const last = batch[batch.length - 1].position;
     this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
-    await this.clickhouse.insert('projection_checkpoints', [{ name: NAME, position: encodePosition(last), version: this.checkpointVersion }]);
+    await this.clickhouse.insert('projection_checkpoints', [
+      { name: NAME, position: encodePosition(last), version: this.checkpointVersion },
+    ]);
     await this.options.announce?.(last);
     this.checkpoint = last;
     this.waiters.advance(last);
   }
 
   private async rowsOf(events: StoredEvent[]): Promise<Map<string, DimensionRow>> {
-    const rows = await this.current(events.filter((e) => e.type !== 'TrunkCreated').map((e) => (e.data as { trunk_id: string }).trunk_id));
+    const rows = await this.current(
+      events.filter((e) => e.type !== 'TrunkCreated').map((e) => (e.data as { trunk_id: string }).trunk_id),
+    );
     for (const stored of events) {
       const event = stored as unknown as TrunkEvent;
       const version = Number(stored.position.lo);
       const id = event.data.trunk_id;
       if (event.type === 'TrunkCreated') {
-        rows.set(id, { account_id: event.data.account_id, trunk_id: id, name: event.data.name, provider: event.data.ai_provider, deleted: 0, version });
+        rows.set(id, {
+          account_id: event.data.account_id,
+          trunk_id: id,
+          name: event.data.name,
+          provider: event.data.ai_provider,
+          deleted: 0,
+          version,
+        });
       } else if (rows.has(id)) {
         const row = rows.get(id)!;
         if (event.type === 'TrunkDeleted') rows.set(id, { ...row, deleted: 1, version });
-        else if (event.type === 'TrunkUpdated' && event.data.changes.name !== undefined) rows.set(id, { ...row, name: event.data.changes.name, version });
+        else if (event.type === 'TrunkUpdated' && event.data.changes.name !== undefined)
+          rows.set(id, { ...row, name: event.data.changes.name, version });
       }
     }
     return rows;

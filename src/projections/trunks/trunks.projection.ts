@@ -42,9 +42,21 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
           const trunk = await read<TrunkView>(view, trunkKeys.trunk(event.data.trunk_id));
           const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(event.data.sip_username));
           const ops: WriteOp[] = [];
-          if (trunk) ops.push(setJson(trunkKeys.trunk(trunk.id), { ...trunk, updated_at: event.data.rotated_at, password_rotated_at: event.data.rotated_at }));
+          if (trunk)
+            ops.push(
+              setJson(trunkKeys.trunk(trunk.id), {
+                ...trunk,
+                updated_at: event.data.rotated_at,
+                password_rotated_at: event.data.rotated_at,
+              }),
+            );
           if (gateway && gateway.trunk_id === event.data.trunk_id) {
-            ops.push(setJson(trunkKeys.gateway(gateway.sip_username), { ...gateway, ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password) }));
+            ops.push(
+              setJson(trunkKeys.gateway(gateway.sip_username), {
+                ...gateway,
+                ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password),
+              }),
+            );
           }
           return ops;
         }
@@ -59,9 +71,18 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
 
 function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], digest: string | null): WriteOp[] {
   const trunk: TrunkView = {
-    id: d.trunk_id, account_id: d.account_id, name: d.name, status: 'active', ai_provider: d.ai_provider, sip_username: d.sip_username,
-    created_at: d.created_at, updated_at: d.created_at, ...d.settings,
-    elevenlabs_agent_id: d.wiring.elevenlabs_agent_id ?? null, custom_endpoint: d.wiring.custom_endpoint ?? null, password_rotated_at: null,
+    id: d.trunk_id,
+    account_id: d.account_id,
+    name: d.name,
+    status: 'active',
+    ai_provider: d.ai_provider,
+    sip_username: d.sip_username,
+    created_at: d.created_at,
+    updated_at: d.created_at,
+    ...d.settings,
+    elevenlabs_agent_id: d.wiring.elevenlabs_agent_id ?? null,
+    custom_endpoint: d.wiring.custom_endpoint ?? null,
+    password_rotated_at: null,
   };
   const score = Date.parse(d.created_at);
   return [
@@ -72,12 +93,17 @@ function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], diges
   ];
 }
 
-async function updated(d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'], view: ProjectionView): Promise<WriteOp[]> {
+async function updated(
+  d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'],
+  view: ProjectionView,
+): Promise<WriteOp[]> {
   const before = await read<TrunkView>(view, trunkKeys.trunk(d.trunk_id));
   if (!before) return [];
   const { wiring, ...fields } = d.changes;
   const after: TrunkView = {
-    ...before, ...fields, updated_at: d.updated_at,
+    ...before,
+    ...fields,
+    updated_at: d.updated_at,
     ...(wiring?.elevenlabs_agent_id !== undefined ? { elevenlabs_agent_id: wiring.elevenlabs_agent_id } : {}),
     ...(wiring?.custom_endpoint !== undefined ? { custom_endpoint: wiring.custom_endpoint } : {}),
   };
@@ -88,28 +114,42 @@ async function updated(d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'],
     ops.push({ op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, after.status), score, member: d.trunk_id });
   }
   const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(before.sip_username));
-  if (gateway && gateway.trunk_id === d.trunk_id) ops.push(setJson(trunkKeys.gateway(before.sip_username), gatewayOf(after, gateway.ha1)));
+  if (gateway && gateway.trunk_id === d.trunk_id)
+    ops.push(setJson(trunkKeys.gateway(before.sip_username), gatewayOf(after, gateway.ha1)));
   return ops;
 }
 
-async function deleted(d: Extract<TrunkEvent, { type: 'TrunkDeleted' }>['data'], view: ProjectionView): Promise<WriteOp[]> {
+async function deleted(
+  d: Extract<TrunkEvent, { type: 'TrunkDeleted' }>['data'],
+  view: ProjectionView,
+): Promise<WriteOp[]> {
   const before = await read<TrunkView>(view, trunkKeys.trunk(d.trunk_id));
   const ops: WriteOp[] = [
     { op: 'del', key: trunkKeys.trunk(d.trunk_id) },
     { op: 'zrem', key: trunkKeys.byAccount(d.account_id), member: d.trunk_id },
   ];
-  if (before) ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
+  if (before)
+    ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
   const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(d.sip_username));
   // The username may already belong to a newer trunk; only this trunk's record says "deleted".
-  if (gateway && gateway.trunk_id === d.trunk_id) ops.push(setJson(trunkKeys.gateway(d.sip_username), { ...gateway, status: 'deleted', ha1: null }));
+  if (gateway && gateway.trunk_id === d.trunk_id)
+    ops.push(setJson(trunkKeys.gateway(d.sip_username), { ...gateway, status: 'deleted', ha1: null }));
   return ops;
 }
 
 function gatewayOf(trunk: TrunkView, ha1: string | null): GatewayRecord {
   return {
-    trunk_id: trunk.id, account_id: trunk.account_id, sip_username: trunk.sip_username, status: trunk.status, ai_provider: trunk.ai_provider,
-    provider_settings: trunk.provider_settings, system_prompt: trunk.system_prompt, allowed_addresses: trunk.allowed_addresses,
-    elevenlabs_agent_id: trunk.elevenlabs_agent_id, custom_endpoint: trunk.custom_endpoint, ha1,
+    trunk_id: trunk.id,
+    account_id: trunk.account_id,
+    sip_username: trunk.sip_username,
+    status: trunk.status,
+    ai_provider: trunk.ai_provider,
+    provider_settings: trunk.provider_settings,
+    system_prompt: trunk.system_prompt,
+    allowed_addresses: trunk.allowed_addresses,
+    elevenlabs_agent_id: trunk.elevenlabs_agent_id,
+    custom_endpoint: trunk.custom_endpoint,
+    ha1,
   };
 }
 

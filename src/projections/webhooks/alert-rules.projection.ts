@@ -14,8 +14,19 @@ export const alertRulesProjection: Projection = {
       case 'AlertRuleCreated': {
         const d = event.data;
         const rule: AlertRuleView = {
-          id: d.rule_id, account_id: d.account_id, name: d.name, metric: d.metric, comparison: d.comparison, threshold: d.threshold,
-          window_minutes: d.window_minutes, trunk_id: d.trunk_id, state: 'ok', last_value: null, triggered_at: null, resolved_at: null, created_at: d.created_at,
+          id: d.rule_id,
+          account_id: d.account_id,
+          name: d.name,
+          metric: d.metric,
+          comparison: d.comparison,
+          threshold: d.threshold,
+          window_minutes: d.window_minutes,
+          trunk_id: d.trunk_id,
+          state: 'ok',
+          last_value: null,
+          triggered_at: null,
+          resolved_at: null,
+          created_at: d.created_at,
         };
         const score = Date.parse(d.created_at);
         return [
@@ -28,9 +39,10 @@ export const alertRulesProjection: Projection = {
       case 'AlertResolved': {
         const rule = await readJson<AlertRuleView>(view, webhookKeys.alertRule(event.data.rule_id));
         if (!rule) return [];
-        const next: AlertRuleView = event.type === 'AlertTriggered'
-          ? { ...rule, state: 'triggered', last_value: event.data.value, triggered_at: event.data.triggered_at }
-          : { ...rule, state: 'ok', last_value: event.data.value, resolved_at: event.data.resolved_at };
+        const next: AlertRuleView =
+          event.type === 'AlertTriggered'
+            ? { ...rule, state: 'triggered', last_value: event.data.value, triggered_at: event.data.triggered_at }
+            : { ...rule, state: 'ok', last_value: event.data.value, resolved_at: event.data.resolved_at };
         return [setJson(webhookKeys.alertRule(rule.id), next)];
       }
       case 'AlertRuleDeleted':

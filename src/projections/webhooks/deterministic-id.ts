@@ -14,4 +14,5 @@ export function derivedId(prefix: string, seed: string, length = 24): string {
 }
 
 /** One delivery per (webhook event, endpoint). */
-export const deliveryIdOf = (eventId: string, endpointId: string): string => derivedId('wd', `${eventId}:${endpointId}`);
+export const deliveryIdOf = (eventId: string, endpointId: string): string =>
+  derivedId('wd', `${eventId}:${endpointId}`);

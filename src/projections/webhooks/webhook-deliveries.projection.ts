@@ -25,7 +25,9 @@ export const webhookDeliveriesProjection: Projection = {
     const ops: WriteOp[] = [];
     for (const event of events) {
       for (const sub of subscriptions) {
-        const wanted = event.onlyEndpoint ? event.onlyEndpoint === sub.id : sub.enabled && subscribes(sub.event_types, event.type);
+        const wanted = event.onlyEndpoint
+          ? event.onlyEndpoint === sub.id
+          : sub.enabled && subscribes(sub.event_types, event.type);
         if (wanted) ops.push(...(await schedule(view, event, sub.id)));
       }
     }
@@ -33,15 +35,34 @@ export const webhookDeliveriesProjection: Projection = {
   },
 };
 
-const DELIVERY_EVENTS = new Set<string>(['DeliverySucceeded', 'DeliveryAttemptFailed', 'DeliveryFailed', 'DeliveryReplayRequested', 'DeliveryExpired']);
+const DELIVERY_EVENTS = new Set<string>([
+  'DeliverySucceeded',
+  'DeliveryAttemptFailed',
+  'DeliveryFailed',
+  'DeliveryReplayRequested',
+  'DeliveryExpired',
+]);
 
 async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: string): Promise<WriteOp[]> {
   const id = deliveryIdOf(event.id, endpointId);
   if (await view.get(webhookKeys.delivery(id))) return [];
   const delivery: DeliveryView = {
-    id, endpoint_id: endpointId, account_id: event.accountId, event_id: event.id, event_type: event.type, status: 'pending', attempts: 0, round_attempts: 0,
-    next_attempt_at: event.createdAt, last_response_status: null, last_error: null, failure_reason: null, created_at: event.createdAt,
-    updated_at: event.createdAt, revision: -1, history: [],
+    id,
+    endpoint_id: endpointId,
+    account_id: event.accountId,
+    event_id: event.id,
+    event_type: event.type,
+    status: 'pending',
+    attempts: 0,
+    round_attempts: 0,
+    next_attempt_at: event.createdAt,
+    last_response_status: null,
+    last_error: null,
+    failure_reason: null,
+    created_at: event.createdAt,
+    updated_at: event.createdAt,
+    revision: -1,
+    history: [],
   };
   const created = Date.parse(event.createdAt);
   return [
@@ -53,7 +74,11 @@ async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: s
   ];
 }
 
-async function recordOutcome(view: ProjectionView, stored: StoredEvent, event: WebhookDeliveryEvent): Promise<WriteOp[]> {
+async function recordOutcome(
+  view: ProjectionView,
+  stored: StoredEvent,
+  event: WebhookDeliveryEvent,
+): Promise<WriteOp[]> {
   const before = await readJson<DeliveryView>(view, webhookKeys.delivery(event.data.delivery_id));
   if (!before) return [];
   if (event.type === 'DeliveryExpired') return expire(before);
@@ -62,17 +87,27 @@ async function recordOutcome(view: ProjectionView, stored: StoredEvent, event: W
   if (after.status !== before.status) {
     const created = Date.parse(after.created_at);
     ops.push({ op: 'zrem', key: webhookKeys.deliveriesByStatus(after.endpoint_id, before.status), member: after.id });
-    ops.push({ op: 'zadd', key: webhookKeys.deliveriesByStatus(after.endpoint_id, after.status), score: created, member: after.id });
+    ops.push({
+      op: 'zadd',
+      key: webhookKeys.deliveriesByStatus(after.endpoint_id, after.status),
+      score: created,
+      member: after.id,
+    });
   }
-  ops.push(after.status === 'pending' && after.next_attempt_at
-    ? { op: 'zadd', key: webhookKeys.due, score: Date.parse(after.next_attempt_at), member: after.id }
-    : { op: 'zrem', key: webhookKeys.due, member: after.id });
-  ops.push(after.status === 'pending'
-    ? { op: 'zrem', key: webhookKeys.finished, member: after.id }
-    : { op: 'zadd', key: webhookKeys.finished, score: Date.parse(after.updated_at), member: after.id });
+  ops.push(
+    after.status === 'pending' && after.next_attempt_at
+      ? { op: 'zadd', key: webhookKeys.due, score: Date.parse(after.next_attempt_at), member: after.id }
+      : { op: 'zrem', key: webhookKeys.due, member: after.id },
+  );
+  ops.push(
+    after.status === 'pending'
+      ? { op: 'zrem', key: webhookKeys.finished, member: after.id }
+      : { op: 'zadd', key: webhookKeys.finished, score: Date.parse(after.updated_at), member: after.id },
+  );
   if (event.type === 'DeliverySucceeded') {
     const endpoint = await readJson<EndpointView>(view, webhookKeys.endpoint(after.endpoint_id));
-    if (endpoint) ops.push(setJson(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }));
+    if (endpoint)
+      ops.push(setJson(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }));
   }
   return ops;
 }
@@ -91,10 +126,22 @@ function expire(v: DeliveryView): WriteOp[] {
 
 function evolveView(v: DeliveryView, event: Exclude<WebhookDeliveryEvent, { type: 'DeliveryExpired' }>): DeliveryView {
   const attempted = (o: AttemptOutcome, status: DeliveryStatus, next: string | null): DeliveryView => ({
-    ...v, status, attempts: v.attempts + 1, round_attempts: v.round_attempts + 1, next_attempt_at: next, last_response_status: o.response_status, last_error: o.error,
-    updated_at: o.attempted_at, history: [...v.history, o].slice(-HISTORY_KEPT),
+    ...v,
+    status,
+    attempts: v.attempts + 1,
+    round_attempts: v.round_attempts + 1,
+    next_attempt_at: next,
+    last_response_status: o.response_status,
+    last_error: o.error,
+    updated_at: o.attempted_at,
+    history: [...v.history, o].slice(-HISTORY_KEPT),
   });
-  const outcome = (d: AttemptOutcome): AttemptOutcome => ({ attempt: d.attempt, response_status: d.response_status, error: d.error, attempted_at: d.attempted_at });
+  const outcome = (d: AttemptOutcome): AttemptOutcome => ({
+    attempt: d.attempt,
+    response_status: d.response_status,
+    error: d.error,
+    attempted_at: d.attempted_at,
+  });
   switch (event.type) {
     case 'DeliverySucceeded':
       return { ...attempted(outcome(event.data), 'succeeded', null), failure_reason: null };
@@ -102,10 +149,19 @@ function evolveView(v: DeliveryView, event: Exclude<WebhookDeliveryEvent, { type
       return attempted(outcome(event.data), 'pending', event.data.next_attempt_at);
     case 'DeliveryFailed': {
       const last = event.data.last_attempt;
-      const base = last ? attempted(last, 'failed', null) : { ...v, status: 'failed' as const, next_attempt_at: null, updated_at: event.data.failed_at };
+      const base = last
+        ? attempted(last, 'failed', null)
+        : { ...v, status: 'failed' as const, next_attempt_at: null, updated_at: event.data.failed_at };
       return { ...base, failure_reason: event.data.reason };
     }
     case 'DeliveryReplayRequested':
-      return { ...v, status: 'pending', round_attempts: 0, next_attempt_at: event.data.requested_at, failure_reason: null, updated_at: event.data.requested_at };
+      return {
+        ...v,
+        status: 'pending',
+        round_attempts: 0,
+        next_attempt_at: event.data.requested_at,
+        failure_reason: null,
+        updated_at: event.data.requested_at,
+      };
   }
 }

@@ -19,21 +19,52 @@ export const webhookEndpointsProjection: Projection = {
       case 'WebhookEndpointCreated': {
         const d = event.data;
         const endpoint: EndpointView = {
-          id: d.endpoint_id, account_id: d.account_id, url: d.url, description: d.description, event_types: d.event_types, enabled: d.enabled,
-          disabled_reason: null, created_at: d.created_at, updated_at: d.created_at, secret_rotated_at: null, revision: stored.revision, last_success_at: null,
+          id: d.endpoint_id,
+          account_id: d.account_id,
+          url: d.url,
+          description: d.description,
+          event_types: d.event_types,
+          enabled: d.enabled,
+          disabled_reason: null,
+          created_at: d.created_at,
+          updated_at: d.created_at,
+          secret_rotated_at: null,
+          revision: stored.revision,
+          last_success_at: null,
         };
-        return [setJson(webhookKeys.endpoint(d.endpoint_id), endpoint), { op: 'zadd', key: webhookKeys.endpointsOf(d.account_id), score: Date.parse(d.created_at), member: d.endpoint_id }, ...(await resubscribe(view, endpoint))];
+        return [
+          setJson(webhookKeys.endpoint(d.endpoint_id), endpoint),
+          {
+            op: 'zadd',
+            key: webhookKeys.endpointsOf(d.account_id),
+            score: Date.parse(d.created_at),
+            member: d.endpoint_id,
+          },
+          ...(await resubscribe(view, endpoint)),
+        ];
       }
       case 'WebhookEndpointUpdated': {
         const c = event.data.changes;
         return change(view, stored, event.data.endpoint_id, (e) => ({
-          ...e, ...c, ...(c.enabled !== undefined ? { disabled_reason: null } : {}), updated_at: event.data.updated_at,
+          ...e,
+          ...c,
+          ...(c.enabled !== undefined ? { disabled_reason: null } : {}),
+          updated_at: event.data.updated_at,
         }));
       }
       case 'WebhookEndpointSecretRotated':
-        return change(view, stored, event.data.endpoint_id, (e) => ({ ...e, secret_rotated_at: event.data.rotated_at, updated_at: event.data.rotated_at }));
+        return change(view, stored, event.data.endpoint_id, (e) => ({
+          ...e,
+          secret_rotated_at: event.data.rotated_at,
+          updated_at: event.data.rotated_at,
+        }));
       case 'WebhookEndpointDisabled':
-        return change(view, stored, event.data.endpoint_id, (e) => ({ ...e, enabled: false, disabled_reason: event.data.reason, updated_at: event.data.disabled_at }));
+        return change(view, stored, event.data.endpoint_id, (e) => ({
+          ...e,
+          enabled: false,
+          disabled_reason: event.data.reason,
+          updated_at: event.data.disabled_at,
+        }));
       case 'WebhookEndpointPinged':
         return change(view, stored, event.data.endpoint_id, (e) => e);
       case 'WebhookEndpointDeleted': {
@@ -50,7 +81,12 @@ export const webhookEndpointsProjection: Projection = {
   },
 };
 
-async function change(view: ProjectionView, stored: StoredEvent, endpointId: string, next: (e: EndpointView) => EndpointView): Promise<WriteOp[]> {
+async function change(
+  view: ProjectionView,
+  stored: StoredEvent,
+  endpointId: string,
+  next: (e: EndpointView) => EndpointView,
+): Promise<WriteOp[]> {
   const before = await readJson<EndpointView>(view, webhookKeys.endpoint(endpointId));
   if (!before) return [];
   const after = { ...next(before), revision: stored.revision };
@@ -65,13 +101,18 @@ async function resubscribe(view: ProjectionView, endpoint: EndpointView): Promis
 
 async function unsubscribe(view: ProjectionView, accountId: string, endpointId: string): Promise<WriteOp[]> {
   const current = (await readJson<Subscription[]>(view, webhookKeys.subscriptions(accountId))) ?? [];
-  return subscriptionWrites(accountId, current.filter((s) => s.id !== endpointId));
+  return subscriptionWrites(
+    accountId,
+    current.filter((s) => s.id !== endpointId),
+  );
 }
 
 function subscriptionWrites(accountId: string, subscriptions: Subscription[]): WriteOp[] {
   const receivesCalls = subscriptions.some((s) => s.enabled && subscribes(s.event_types, 'call.completed'));
   return [
     setJson(webhookKeys.subscriptions(accountId), subscriptions),
-    receivesCalls ? { op: 'zadd', key: webhookKeys.callSubscribers, score: 0, member: accountId } : { op: 'zrem', key: webhookKeys.callSubscribers, member: accountId },
+    receivesCalls
+      ? { op: 'zadd', key: webhookKeys.callSubscribers, score: 0, member: accountId }
+      : { op: 'zrem', key: webhookKeys.callSubscribers, member: accountId },
   ];
 }

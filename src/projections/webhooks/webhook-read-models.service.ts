@@ -62,7 +62,8 @@ export class WebhookReadModels implements OnApplicationBootstrap, BeforeApplicat
   async waitFor(position: GlobalPosition | null): Promise<boolean> {
     if (position === null) return true;
     const reached = await (this.shared ?? this.runner).waitFor(position, this.config.consistencyTimeoutMs);
-    if (!reached) this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'webhook read models lag behind a write');
+    if (!reached)
+      this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'webhook read models lag behind a write');
     return reached;
   }
 }

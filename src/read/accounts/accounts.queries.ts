@@ -7,10 +7,16 @@ import { DomainError } from '../../shared/domain-error';
 import { AccountDto } from '../../write/accounts/dto/create-account.request.dto';
 
 export class ListAccounts {
-  constructor(readonly limit: number, readonly offset: number) {}
+  constructor(
+    readonly limit: number,
+    readonly offset: number,
+  ) {}
 }
 export class GetAccount {
-  constructor(readonly accountId: string, readonly readAhead?: ReadAheadResult) {}
+  constructor(
+    readonly accountId: string,
+    readonly readAhead?: ReadAheadResult,
+  ) {}
 }
 
 export interface AccountList {
@@ -25,7 +31,10 @@ export class ListAccountsHandler implements IQueryHandler<ListAccounts, AccountL
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
   async execute({ limit, offset }: ListAccounts): Promise<AccountList> {
-    const [total, ids] = await Promise.all([this.store.zcard(accountKeys.index), this.store.zrange(accountKeys.index, offset, limit, 'desc')]);
+    const [total, ids] = await Promise.all([
+      this.store.zcard(accountKeys.index),
+      this.store.zrange(accountKeys.index, offset, limit, 'desc'),
+    ]);
     const records = await Promise.all(ids.map((id) => this.store.hgetall(accountKeys.account(id))));
     return { accounts: records.filter((r) => r.id).map(toDto), pagination: { limit, offset, total } };
   }

@@ -10,7 +10,8 @@ class SummaryDto {
   @ApiProperty({ type: 'integer' }) total_calls!: number;
   @ApiProperty({ type: 'integer' }) connected_calls!: number;
   @ApiProperty({ type: 'integer' }) failed_calls!: number;
-  @ApiProperty({ minimum: 0, maximum: 100, description: '100 × connected / total, 2 decimals; 0 without calls' }) success_rate!: number;
+  @ApiProperty({ minimum: 0, maximum: 100, description: '100 × connected / total, 2 decimals; 0 without calls' })
+  success_rate!: number;
   @ApiProperty({ type: 'integer' }) total_duration_seconds!: number;
   @ApiProperty() avg_duration_seconds!: number;
 }
@@ -20,7 +21,8 @@ class PerformanceDto {
   @ApiProperty({ type: 'integer' }) avg_ai_latency_ms!: number;
   @ApiProperty({ type: 'integer' }) avg_gateway_processing_ms!: number;
   @ApiProperty({ type: 'integer' }) avg_total_latency_ms!: number;
-  @ApiProperty({ type: 'integer', description: 'Percentile of per-call total latency, within 1% of the nearest rank' }) p95_latency_ms!: number;
+  @ApiProperty({ type: 'integer', description: 'Percentile of per-call total latency, within 1% of the nearest rank' })
+  p95_latency_ms!: number;
   @ApiProperty({ type: 'integer' }) p99_latency_ms!: number;
 }
 
@@ -28,7 +30,9 @@ class QualityDto {
   @ApiProperty() avg_packet_loss_percent!: number;
   @ApiProperty({ type: 'integer' }) avg_jitter_ms!: number;
   @ApiProperty({
-    type: 'object', additionalProperties: { type: 'number' }, required: ['G711', 'G722'],
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    required: ['G711', 'G722'],
     properties: { G711: { type: 'number' }, G722: { type: 'number' } },
     description: 'Percent of calls per codec; always G711 and G722, other codecs under their upper-case name',
   })
@@ -63,5 +67,9 @@ export class AnalyticsOverviewDto {
   @ApiProperty({ type: QualityDto }) quality!: QualityDto;
   @ApiProperty({ type: [ProviderBreakdownDto] }) by_provider!: ProviderBreakdownDto[];
   @ApiProperty({ type: [TrunkBreakdownDto] }) by_trunk!: TrunkBreakdownDto[];
-  @ApiProperty({ type: [TimeseriesPointDto], description: 'One entry per hour or day of the range, in order, empty buckets included' }) timeseries!: TimeseriesPointDto[];
+  @ApiProperty({
+    type: [TimeseriesPointDto],
+    description: 'One entry per hour or day of the range, in order, empty buckets included',
+  })
+  timeseries!: TimeseriesPointDto[];
 }

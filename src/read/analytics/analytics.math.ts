@@ -2,16 +2,39 @@ import { AggregateRow } from './analytics.sql';
 
 /** Sums of one group (whole range, one trunk or one time bucket), mergeable across sources. */
 export interface Totals {
-  calls: number; connected: number; failed: number; durationSum: number;
-  latencyCalls: number; carrierSum: number; aiSum: number; gatewaySum: number; totalLatencySum: number;
-  lossCalls: number; lossSum: number; jitterCalls: number; jitterSum: number;
+  calls: number;
+  connected: number;
+  failed: number;
+  durationSum: number;
+  latencyCalls: number;
+  carrierSum: number;
+  aiSum: number;
+  gatewaySum: number;
+  totalLatencySum: number;
+  lossCalls: number;
+  lossSum: number;
+  jitterCalls: number;
+  jitterSum: number;
   hist: Map<number, number>;
   codecs: Map<string, number>;
 }
 
 export const emptyTotals = (): Totals => ({
-  calls: 0, connected: 0, failed: 0, durationSum: 0, latencyCalls: 0, carrierSum: 0, aiSum: 0, gatewaySum: 0, totalLatencySum: 0,
-  lossCalls: 0, lossSum: 0, jitterCalls: 0, jitterSum: 0, hist: new Map(), codecs: new Map(),
+  calls: 0,
+  connected: 0,
+  failed: 0,
+  durationSum: 0,
+  latencyCalls: 0,
+  carrierSum: 0,
+  aiSum: 0,
+  gatewaySum: 0,
+  totalLatencySum: 0,
+  lossCalls: 0,
+  lossSum: 0,
+  jitterCalls: 0,
+  jitterSum: 0,
+  hist: new Map(),
+  codecs: new Map(),
 });
 
 export function addRow(into: Totals, row: AggregateRow): void {

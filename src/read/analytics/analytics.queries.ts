@@ -4,15 +4,37 @@ import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructur
 import { DomainError } from '../../shared/domain-error';
 import { parseBound } from '../calls/time-range';
 import { AnalyticsQueryDto } from './analytics.dto';
-import { addRow, avgInt, codecDistribution, emptyTotals, percent, percentile, ratio, round2, Totals } from './analytics.math';
-import { AggregateRow, aggregateRange, aggregatesSql, LatencyBinRow, latencySql, rawSql, TRUNK_DIMENSION_SQL } from './analytics.sql';
+import {
+  addRow,
+  avgInt,
+  codecDistribution,
+  emptyTotals,
+  percent,
+  percentile,
+  ratio,
+  round2,
+  Totals,
+} from './analytics.math';
+import {
+  AggregateRow,
+  aggregateRange,
+  aggregatesSql,
+  LatencyBinRow,
+  latencySql,
+  rawSql,
+  TRUNK_DIMENSION_SQL,
+} from './analytics.sql';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const MAX_RANGE = 400 * DAY;
 
 export class GetAnalyticsOverview {
-  constructor(readonly accountId: string, readonly query: AnalyticsQueryDto, readonly now: Date) {}
+  constructor(
+    readonly accountId: string,
+    readonly query: AnalyticsQueryDto,
+    readonly now: Date,
+  ) {}
 }
 
 interface Grouped {
@@ -32,33 +54,57 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
 
   async execute({ accountId, query, now }: GetAnalyticsOverview): Promise<object> {
     const end = query.end_date ? parseBound(query.end_date, 'end_date', 'end') : now;
-    const start = query.start_date ? parseBound(query.start_date, 'start_date', 'start') : new Date(end.getTime() - 7 * DAY);
+    const start = query.start_date
+      ? parseBound(query.start_date, 'start_date', 'start')
+      : new Date(end.getTime() - 7 * DAY);
     if (end < start) throw new DomainError('invalid_params', 'end_date is before start_date', { param: 'end_date' });
-    if (end.getTime() - start.getTime() > MAX_RANGE) throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
+    if (end.getTime() - start.getTime() > MAX_RANGE)
+      throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
     const hourly = query.granularity === 'hourly';
-    const [grouped, dimension] = await Promise.all([this.grouped(accountId, query.trunk_id, start, end, hourly), this.dimension(accountId)]);
+    const [grouped, dimension] = await Promise.all([
+      this.grouped(accountId, query.trunk_id, start, end, hourly),
+      this.dimension(accountId),
+    ]);
     return present(grouped, dimension, start, end, hourly);
   }
 
-  private async grouped(accountId: string, trunkId: string | undefined, start: Date, end: Date, hourly: boolean): Promise<Grouped> {
+  private async grouped(
+    accountId: string,
+    trunkId: string | undefined,
+    start: Date,
+    end: Date,
+    hourly: boolean,
+  ): Promise<Grouped> {
     const from = start.getTime();
     const to = end.getTime() + 1;
     let wholeFrom = Math.ceil(from / HOUR) * HOUR;
     let wholeTo = Math.floor(to / HOUR) * HOUR;
     if (wholeFrom >= wholeTo) wholeFrom = wholeTo = to;
     // The partial hours at the edges come from the raw rows; an empty range where there is none.
-    const [first, second] = [[from, wholeFrom], [wholeTo, to]];
+    const [first, second] = [
+      [from, wholeFrom],
+      [wholeTo, to],
+    ];
     const params: QueryParams = {
-      account: accountId, ...(trunkId ? { trunk: trunkId } : {}),
+      account: accountId,
+      ...(trunkId ? { trunk: trunkId } : {}),
       ...aggregateRange(wholeFrom, wholeTo),
-      from1_ms: first[0], to1_ms: first[1], from2_ms: second[0], to2_ms: second[1],
+      from1_ms: first[0],
+      to1_ms: first[1],
+      from2_ms: second[0],
+      to2_ms: second[1],
     };
     const withTrunk = !!trunkId;
     const statements = [
       ...(wholeFrom < wholeTo ? [this.clickhouse.query<AggregateRow>(aggregatesSql(hourly, withTrunk), params)] : []),
-      ...(from < wholeFrom || wholeTo < to ? [this.clickhouse.query<AggregateRow>(rawSql(hourly, withTrunk), params)] : []),
+      ...(from < wholeFrom || wholeTo < to
+        ? [this.clickhouse.query<AggregateRow>(rawSql(hourly, withTrunk), params)]
+        : []),
     ];
-    const [latency, ...rows] = await Promise.all([this.clickhouse.query<LatencyBinRow>(latencySql(withTrunk), params), ...statements]);
+    const [latency, ...rows] = await Promise.all([
+      this.clickhouse.query<LatencyBinRow>(latencySql(withTrunk), params),
+      ...statements,
+    ]);
     const grouped: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
     for (const row of rows.flat()) {
       if (Number(row.all_trunks) === 1 && Number(row.all_buckets) === 1) addRow(grouped.total, row);
@@ -70,7 +116,10 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
   }
 
   private async dimension(accountId: string): Promise<Map<string, { name: string; provider: string }>> {
-    const rows = await this.clickhouse.query<{ trunk_id: string; name: string; provider: string }>(TRUNK_DIMENSION_SQL, { account: accountId });
+    const rows = await this.clickhouse.query<{ trunk_id: string; name: string; provider: string }>(
+      TRUNK_DIMENSION_SQL,
+      { account: accountId },
+    );
     return new Map(rows.map((r) => [r.trunk_id, { name: r.name, provider: r.provider }]));
   }
 }
@@ -81,7 +130,13 @@ function slot<K>(map: Map<K, Totals>, key: K): Totals {
   return totals;
 }
 
-function present(g: Grouped, dimension: Map<string, { name: string; provider: string }>, start: Date, end: Date, hourly: boolean): object {
+function present(
+  g: Grouped,
+  dimension: Map<string, { name: string; provider: string }>,
+  start: Date,
+  end: Date,
+  hourly: boolean,
+): object {
   const t = g.total;
   const byProvider = new Map<string, Totals>();
   for (const [trunkId, totals] of g.byTrunk) {
@@ -94,26 +149,52 @@ function present(g: Grouped, dimension: Map<string, { name: string; provider: st
   return {
     period: { start_date: start.toISOString(), end_date: end.toISOString() },
     summary: {
-      total_calls: t.calls, connected_calls: t.connected, failed_calls: t.failed, success_rate: percent(t.connected, t.calls),
-      total_duration_seconds: t.durationSum, avg_duration_seconds: round2(ratio(t.durationSum, t.calls)),
+      total_calls: t.calls,
+      connected_calls: t.connected,
+      failed_calls: t.failed,
+      success_rate: percent(t.connected, t.calls),
+      total_duration_seconds: t.durationSum,
+      avg_duration_seconds: round2(ratio(t.durationSum, t.calls)),
     },
     performance: {
-      avg_carrier_lag_ms: avgInt(t.carrierSum, t.latencyCalls), avg_ai_latency_ms: avgInt(t.aiSum, t.latencyCalls),
-      avg_gateway_processing_ms: avgInt(t.gatewaySum, t.latencyCalls), avg_total_latency_ms: avgInt(t.totalLatencySum, t.latencyCalls),
-      p95_latency_ms: percentile(t.hist, 0.95), p99_latency_ms: percentile(t.hist, 0.99),
+      avg_carrier_lag_ms: avgInt(t.carrierSum, t.latencyCalls),
+      avg_ai_latency_ms: avgInt(t.aiSum, t.latencyCalls),
+      avg_gateway_processing_ms: avgInt(t.gatewaySum, t.latencyCalls),
+      avg_total_latency_ms: avgInt(t.totalLatencySum, t.latencyCalls),
+      p95_latency_ms: percentile(t.hist, 0.95),
+      p99_latency_ms: percentile(t.hist, 0.99),
     },
-    quality: { avg_packet_loss_percent: round2(ratio(t.lossSum, t.lossCalls)), avg_jitter_ms: avgInt(t.jitterSum, t.jitterCalls), codec_distribution: codecDistribution(t.codecs) },
+    quality: {
+      avg_packet_loss_percent: round2(ratio(t.lossSum, t.lossCalls)),
+      avg_jitter_ms: avgInt(t.jitterSum, t.jitterCalls),
+      codec_distribution: codecDistribution(t.codecs),
+    },
     by_provider: [...byProvider.entries()]
       .filter(([, p]) => p.calls > 0)
       .sort((a, b) => b[1].calls - a[1].calls || a[0].localeCompare(b[0]))
-      .map(([provider, p]) => ({ provider, call_count: p.calls, success_rate: percent(p.connected, p.calls), avg_latency_ms: avgInt(p.totalLatencySum, p.latencyCalls) })),
+      .map(([provider, p]) => ({
+        provider,
+        call_count: p.calls,
+        success_rate: percent(p.connected, p.calls),
+        avg_latency_ms: avgInt(p.totalLatencySum, p.latencyCalls),
+      })),
     by_trunk: [...g.byTrunk.entries()]
       .filter(([, tr]) => tr.calls > 0)
       .sort((a, b) => b[1].calls - a[1].calls || a[0].localeCompare(b[0]))
-      .map(([trunkId, tr]) => ({ trunk_id: trunkId, trunk_name: dimension.get(trunkId)?.name ?? trunkId, call_count: tr.calls, success_rate: percent(tr.connected, tr.calls) })),
+      .map(([trunkId, tr]) => ({
+        trunk_id: trunkId,
+        trunk_name: dimension.get(trunkId)?.name ?? trunkId,
+        call_count: tr.calls,
+        success_rate: percent(tr.connected, tr.calls),
+      })),
     timeseries: buckets(start, end, hourly).map((at) => {
       const b = g.byBucket.get(at) ?? emptyTotals();
-      return { timestamp: new Date(at).toISOString(), calls: b.calls, avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls), success_rate: percent(b.connected, b.calls) };
+      return {
+        timestamp: new Date(at).toISOString(),
+        calls: b.calls,
+        avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls),
+        success_rate: percent(b.connected, b.calls),
+      };
     }),
   };
 }

@@ -28,7 +28,8 @@ const RAW_SUMS = `
 const RAW_CODECS = `sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(sign)])) AS codecs`;
 const NO_CODECS = `CAST(([], []), 'Tuple(Array(String), Array(Int64))')`;
 
-const AGGREGATE_COLUMNS = 'trunk_id, calls, connected, failed, duration_sum, latency_calls, carrier_sum, ai_sum, gateway_sum, total_latency_sum, loss_calls, loss_sum, jitter_calls, jitter_sum, codecs';
+const AGGREGATE_COLUMNS =
+  'trunk_id, calls, connected, failed, duration_sum, latency_calls, carrier_sum, ai_sum, gateway_sum, total_latency_sum, loss_calls, loss_sum, jitter_calls, jitter_sum, codecs';
 const at = (name: string) => `toDateTime({${name}:Int64}, 'UTC')`;
 const trunkFilter = (withTrunk: boolean) => (withTrunk ? 'AND trunk_id = {trunk:String}' : '');
 
@@ -64,8 +65,18 @@ export function aggregatesSql(hourly: boolean, withTrunk: boolean): string {
       FROM call_stats_hourly WHERE ${hours} GROUP BY hour`;
 }
 
-export interface AggregateRangeParams { h0_s: number; d0_s: number; d1_s: number; h1_s: number }
-export interface RawRangeParams { from1_ms: number; to1_ms: number; from2_ms: number; to2_ms: number }
+export interface AggregateRangeParams {
+  h0_s: number;
+  d0_s: number;
+  d1_s: number;
+  h1_s: number;
+}
+export interface RawRangeParams {
+  from1_ms: number;
+  to1_ms: number;
+  from2_ms: number;
+  to2_ms: number;
+}
 
 /** aggregatesSql's parameters for the whole hours [fromMs, toMs) (multiples of an hour; empty when equal). */
 export function aggregateRange(fromMs: number, toMs: number): AggregateRangeParams {
@@ -85,7 +96,13 @@ const rawRanges = () => {
 
 /** The partial hours at both edges (up to two instant ranges), from the raw records. */
 export function rawSql(hourly: boolean, withTrunk: boolean): string {
-  return GROUPED(RAW_SUMS, RAW_CODECS, hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)', 'call_records', `${rawRanges()} ${trunkFilter(withTrunk)}`);
+  return GROUPED(
+    RAW_SUMS,
+    RAW_CODECS,
+    hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)',
+    'call_records',
+    `${rawRanges()} ${trunkFilter(withTrunk)}`,
+  );
 }
 
 /**
@@ -108,11 +125,22 @@ export const TRUNK_DIMENSION_SQL = `SELECT trunk_id, argMax(name, version) AS na
 export interface AggregateRow {
   trunk_id: string;
   bucket: number | string;
-  calls: number | string; connected: number | string; failed: number | string; duration_sum: number | string;
-  latency_calls: number | string; carrier_sum: number | string; ai_sum: number | string; gateway_sum: number | string; total_latency_sum: number | string;
-  loss_calls: number | string; loss_sum: number; jitter_calls: number | string; jitter_sum: number | string;
+  calls: number | string;
+  connected: number | string;
+  failed: number | string;
+  duration_sum: number | string;
+  latency_calls: number | string;
+  carrier_sum: number | string;
+  ai_sum: number | string;
+  gateway_sum: number | string;
+  total_latency_sum: number | string;
+  loss_calls: number | string;
+  loss_sum: number;
+  jitter_calls: number | string;
+  jitter_sum: number | string;
   codecs: [string[], (number | string)[]];
-  all_trunks: number; all_buckets: number;
+  all_trunks: number;
+  all_buckets: number;
 }
 
 export interface LatencyBinRow {

@@ -7,7 +7,11 @@ import type { Scope } from '../../write/api-keys/domain/api-key.decider';
 import { ApiKeyListItemDto } from './http/api-key-list.dto';
 
 export class ListApiKeys {
-  constructor(readonly accountId: string | null, readonly limit: number, readonly offset: number) {}
+  constructor(
+    readonly accountId: string | null,
+    readonly limit: number,
+    readonly offset: number,
+  ) {}
 }
 
 export interface ApiKeyList {
@@ -25,7 +29,10 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeys, ApiKeyList
   async execute({ accountId, limit, offset }: ListApiKeys): Promise<ApiKeyList> {
     const index = apiKeyKeys.ofAccount(accountId);
     const [total, ids] = await Promise.all([this.store.zcard(index), this.store.zrange(index, offset, limit, 'desc')]);
-    const [records, usage] = await Promise.all([Promise.all(ids.map((id) => this.store.hgetall(apiKeyKeys.byId(id)))), this.usage.get(ids)]);
+    const [records, usage] = await Promise.all([
+      Promise.all(ids.map((id) => this.store.hgetall(apiKeyKeys.byId(id)))),
+      this.usage.get(ids),
+    ]);
     const api_keys = records
       .filter((r) => r.id)
       .map((r): ApiKeyListItemDto => {

@@ -19,9 +19,20 @@ export function encodeCursor(cursor: CallCursor, fingerprint: string): string {
 
 export function decodeCursor(text: string, fingerprint: string): CallCursor {
   try {
-    const [startMs, callId, print] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown, unknown];
-    if (typeof startMs !== 'number' || !Number.isSafeInteger(startMs) || typeof callId !== 'string' || callId.length > 100) throw new Error('shape');
-    if (print !== fingerprint) throw new DomainError('invalid_params', 'cursor was issued for other filters', { param: 'cursor' });
+    const [startMs, callId, print] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [
+      unknown,
+      unknown,
+      unknown,
+    ];
+    if (
+      typeof startMs !== 'number' ||
+      !Number.isSafeInteger(startMs) ||
+      typeof callId !== 'string' ||
+      callId.length > 100
+    )
+      throw new Error('shape');
+    if (print !== fingerprint)
+      throw new DomainError('invalid_params', 'cursor was issued for other filters', { param: 'cursor' });
     return { startMs, callId };
   } catch (error) {
     if (error instanceof DomainError) throw error;

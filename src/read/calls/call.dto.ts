@@ -6,35 +6,46 @@ const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|
 const E164 = /^\+[1-9]\d{1,14}$/;
 
 export class ListCallsQueryDto extends PaginationQueryDto {
-  @ApiPropertyOptional() @IsOptional() @Matches(/^conn_[A-Za-z0-9]{1,64}$/, { message: 'trunk_id must be a trunk id (conn_…)' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Matches(/^conn_[A-Za-z0-9]{1,64}$/, { message: 'trunk_id must be a trunk id (conn_…)' })
   trunk_id?: string;
 
   @ApiPropertyOptional({ enum: ['connected', 'failed', 'disconnected'] })
-  @IsOptional() @IsIn(['connected', 'failed', 'disconnected'], { message: 'status must be connected, failed or disconnected' })
+  @IsOptional()
+  @IsIn(['connected', 'failed', 'disconnected'], { message: 'status must be connected, failed or disconnected' })
   status?: 'connected' | 'failed' | 'disconnected';
 
   @ApiPropertyOptional({ description: 'Calls starting on or after this instant (or date)' })
-  @IsOptional() @Matches(DATE_OR_INSTANT, { message: 'start_date must be an ISO 8601 instant or date' })
+  @IsOptional()
+  @Matches(DATE_OR_INSTANT, { message: 'start_date must be an ISO 8601 instant or date' })
   start_date?: string;
 
-  @ApiPropertyOptional({ description: 'Calls starting on or before this instant (a date means the end of that UTC day)' })
-  @IsOptional() @Matches(DATE_OR_INSTANT, { message: 'end_date must be an ISO 8601 instant or date' })
+  @ApiPropertyOptional({
+    description: 'Calls starting on or before this instant (a date means the end of that UTC day)',
+  })
+  @IsOptional()
+  @Matches(DATE_OR_INSTANT, { message: 'end_date must be an ISO 8601 instant or date' })
   end_date?: string;
 
   @ApiPropertyOptional({ description: 'Exact caller number (E.164)' })
-  @IsOptional() @Matches(E164, { message: 'from must be an E.164 number' })
+  @IsOptional()
+  @Matches(E164, { message: 'from must be an E.164 number' })
   from?: string;
 
   @ApiPropertyOptional({ description: 'Exact called number (E.164)' })
-  @IsOptional() @Matches(E164, { message: 'to must be an E.164 number' })
+  @IsOptional()
+  @Matches(E164, { message: 'to must be an E.164 number' })
   to?: string;
 
   @ApiPropertyOptional({ enum: ['inbound', 'outbound'] })
-  @IsOptional() @IsIn(['inbound', 'outbound'], { message: 'direction must be inbound or outbound' })
+  @IsOptional()
+  @IsIn(['inbound', 'outbound'], { message: 'direction must be inbound or outbound' })
   direction?: 'inbound' | 'outbound';
 
   @ApiPropertyOptional({ description: 'next_cursor of the previous page; continues after it at constant cost' })
-  @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'cursor is not a cursor this API returned' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'cursor is not a cursor this API returned' })
   cursor?: string;
 }
 

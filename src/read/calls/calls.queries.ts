@@ -7,11 +7,17 @@ import { CallCursor, decodeCursor, encodeCursor, filterFingerprint } from './cal
 import { parseBound } from './time-range';
 
 export class ListCalls {
-  constructor(readonly accountId: string, readonly query: ListCallsQueryDto) {}
+  constructor(
+    readonly accountId: string,
+    readonly query: ListCallsQueryDto,
+  ) {}
 }
 
 export class GetCall {
-  constructor(readonly accountId: string, readonly callId: string) {}
+  constructor(
+    readonly accountId: string,
+    readonly callId: string,
+  ) {}
 }
 
 const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duration_seconds, direction,
@@ -19,8 +25,18 @@ const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duratio
   carrier_lag_ms, ai_latency_ms, gateway_processing_ms`;
 
 interface ListRow {
-  call_id: string; trunk_id: string; from_number: string; to_number: string; status: string; duration_seconds: number; direction: string;
-  start_ms: number | string; end_ms: number | string | null; carrier_lag_ms: number | null; ai_latency_ms: number | null; gateway_processing_ms: number | null;
+  call_id: string;
+  trunk_id: string;
+  from_number: string;
+  to_number: string;
+  status: string;
+  duration_seconds: number;
+  direction: string;
+  start_ms: number | string;
+  end_ms: number | string | null;
+  carrier_lag_ms: number | null;
+  ai_latency_ms: number | null;
+  gateway_processing_ms: number | null;
 }
 
 /**
@@ -39,15 +55,22 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
     const [rows, [count]] = await Promise.all([
       this.page(where, params, after, offset, query.limit + 1),
       // Each live call is +1 net of its cancelled versions: an exact count without FINAL.
-      this.clickhouse.query<{ total: number | string }>(`SELECT sum(sign) AS total FROM call_records WHERE ${where}`, params),
+      this.clickhouse.query<{ total: number | string }>(
+        `SELECT sum(sign) AS total FROM call_records WHERE ${where}`,
+        params,
+      ),
     ]);
     const hasMore = rows.length > query.limit;
     const last = rows[query.limit - 1];
     return {
       calls: rows.slice(0, query.limit).map(listItem),
       pagination: {
-        limit: query.limit, offset, total: Number(count.total ?? 0), has_more: hasMore,
-        next_cursor: hasMore && last ? encodeCursor({ startMs: Number(last.start_ms), callId: last.call_id }, fingerprint) : null,
+        limit: query.limit,
+        offset,
+        total: Number(count.total ?? 0),
+        has_more: hasMore,
+        next_cursor:
+          hasMore && last ? encodeCursor({ startMs: Number(last.start_ms), callId: last.call_id }, fingerprint) : null,
       },
     };
   }
@@ -57,7 +80,13 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
    * reading the newest rows first and stopping early): the rows of one call are adjacent, and a
    * version is live when its cancel row is absent. Reads in chunks until the page is full.
    */
-  private async page(where: string, params: QueryParams, after: CallCursor | null, offset: number, wanted: number): Promise<ListRow[]> {
+  private async page(
+    where: string,
+    params: QueryParams,
+    after: CallCursor | null,
+    offset: number,
+    wanted: number,
+  ): Promise<ListRow[]> {
     // Deep offsets skip in the engine (FINAL); first pages and cursor pages stream in order.
     if (offset > 0) {
       return this.clickhouse.query<ListRow>(
@@ -69,7 +98,9 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
     let cursor = after;
     const chunk = Math.max(64, wanted * 2);
     for (;;) {
-      const bound = cursor ? " AND (start_time, call_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, 'UTC'), {cursor_id:String})" : '';
+      const bound = cursor
+        ? " AND (start_time, call_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, 'UTC'), {cursor_id:String})"
+        : '';
       const rows = await this.clickhouse.query<ListRow & { version: number; sign: number }>(
         `SELECT ${LIST_COLUMNS}, version, sign FROM call_records WHERE ${where}${bound} ORDER BY start_time DESC, call_id DESC LIMIT {chunk:UInt32}`,
         { ...params, chunk, ...(cursor ? { cursor_ms: cursor.startMs, cursor_id: cursor.callId } : {}) },
@@ -95,7 +126,8 @@ function groupByCall<T extends ListRow>(rows: T[]): T[][] {
   const groups: T[][] = [];
   for (const row of rows) {
     const current = groups[groups.length - 1];
-    if (current && current[0].call_id === row.call_id && Number(current[0].start_ms) === Number(row.start_ms)) current.push(row);
+    if (current && current[0].call_id === row.call_id && Number(current[0].start_ms) === Number(row.start_ms))
+      current.push(row);
     else groups.push([row]);
   }
   return groups;
@@ -114,7 +146,16 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
 
   async execute({ accountId, callId }: GetCall): Promise<CallDetailDto> {
-    const [row] = await this.clickhouse.query<ListRow & { packet_loss_percent: number | null; jitter_ms: number | null; codec_used: string; disconnect_reason: string; turns: string; sip_trace: string }>(
+    const [row] = await this.clickhouse.query<
+      ListRow & {
+        packet_loss_percent: number | null;
+        jitter_ms: number | null;
+        codec_used: string;
+        disconnect_reason: string;
+        turns: string;
+        sip_trace: string;
+      }
+    >(
       `SELECT ${LIST_COLUMNS}, packet_loss_percent, jitter_ms, codec_used, disconnect_reason, turns, sip_trace
        FROM call_records FINAL WHERE account_id = {account:String} AND call_id = {id:String} LIMIT 1`,
       { account: accountId, id: callId },
@@ -125,8 +166,12 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
       ...item,
       ...(row.disconnect_reason ? { disconnect_reason: row.disconnect_reason } : {}),
       metrics: {
-        carrier_lag_ms: row.carrier_lag_ms, ai_latency_ms: row.ai_latency_ms, gateway_processing_ms: row.gateway_processing_ms,
-        packet_loss_percent: row.packet_loss_percent, jitter_ms: row.jitter_ms, codec_used: row.codec_used || null,
+        carrier_lag_ms: row.carrier_lag_ms,
+        ai_latency_ms: row.ai_latency_ms,
+        gateway_processing_ms: row.gateway_processing_ms,
+        packet_loss_percent: row.packet_loss_percent,
+        jitter_ms: row.jitter_ms,
+        codec_used: row.codec_used || null,
       },
       turns: JSON.parse(row.turns || '[]'),
       sip_trace: row.sip_trace,
@@ -136,9 +181,18 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
 
 function listItem(row: ListRow): CallListItemDto {
   return {
-    id: row.call_id, trunk_id: row.trunk_id, from: row.from_number, to: row.to_number, status: row.status, duration_seconds: Number(row.duration_seconds),
-    start_time: new Date(Number(row.start_ms)).toISOString(), end_time: row.end_ms === null ? null : new Date(Number(row.end_ms)).toISOString(),
-    carrier_lag_ms: row.carrier_lag_ms, ai_latency_ms: row.ai_latency_ms, gateway_processing_ms: row.gateway_processing_ms, direction: row.direction,
+    id: row.call_id,
+    trunk_id: row.trunk_id,
+    from: row.from_number,
+    to: row.to_number,
+    status: row.status,
+    duration_seconds: Number(row.duration_seconds),
+    start_time: new Date(Number(row.start_ms)).toISOString(),
+    end_time: row.end_ms === null ? null : new Date(Number(row.end_ms)).toISOString(),
+    carrier_lag_ms: row.carrier_lag_ms,
+    ai_latency_ms: row.ai_latency_ms,
+    gateway_processing_ms: row.gateway_processing_ms,
+    direction: row.direction,
   };
 }
 
@@ -158,9 +212,9 @@ function filters(accountId: string, q: ListCallsQueryDto): { where: string; para
   add('direction = {direction:String}', 'direction', q.direction);
   const start = q.start_date !== undefined ? parseBound(q.start_date, 'start_date', 'start') : undefined;
   const end = q.end_date !== undefined ? parseBound(q.end_date, 'end_date', 'end') : undefined;
-  if (start && end && end < start) throw new DomainError('invalid_params', 'end_date is before start_date', { param: 'end_date' });
+  if (start && end && end < start)
+    throw new DomainError('invalid_params', 'end_date is before start_date', { param: 'end_date' });
   add("start_time >= fromUnixTimestamp64Milli({start_ms:Int64}, 'UTC')", 'start_ms', start?.getTime());
   add("start_time <= fromUnixTimestamp64Milli({end_ms:Int64}, 'UTC')", 'end_ms', end?.getTime());
   return { where: clauses.join(' AND '), params };
 }
-

@@ -8,7 +8,10 @@ const DAY_MS = 86_400_000;
  * millisecond (decisions.md: "a date as end_date means the end of that UTC day").
  */
 export function parseBound(value: string, field: string, as: 'start' | 'end'): Date {
-  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00.000Z`) + (as === 'end' ? DAY_MS - 1 : 0) : Date.parse(value);
-  if (Number.isNaN(ms)) throw new DomainError('invalid_params', `${field} is not a valid ISO 8601 instant or date`, { param: field });
+  const ms = DATE_ONLY.test(value)
+    ? Date.parse(`${value}T00:00:00.000Z`) + (as === 'end' ? DAY_MS - 1 : 0)
+    : Date.parse(value);
+  if (Number.isNaN(ms))
+    throw new DomainError('invalid_params', `${field} is not a valid ISO 8601 instant or date`, { param: field });
   return new Date(ms);
 }

@@ -6,7 +6,11 @@ import { GatewayRecord, trunkKeys } from '../../projections/trunks/trunk-view';
 import { DomainError } from '../../shared/domain-error';
 
 export class LookupGatewayTrunk {
-  constructor(readonly accountId: string, readonly sipUsername: string, readonly readAhead?: ReadAheadResult) {}
+  constructor(
+    readonly accountId: string,
+    readonly sipUsername: string,
+    readonly readAhead?: ReadAheadResult,
+  ) {}
 }
 
 /**
@@ -18,9 +22,12 @@ export class LookupGatewayTrunkHandler implements IQueryHandler<LookupGatewayTru
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
   async execute({ accountId, sipUsername, readAhead }: LookupGatewayTrunk): Promise<GatewayRecord> {
-    const raw = /^[A-Za-z0-9-]{1,64}$/.test(sipUsername) ? await readString(this.store, trunkKeys.gateway(sipUsername), readAhead) : null;
+    const raw = /^[A-Za-z0-9-]{1,64}$/.test(sipUsername)
+      ? await readString(this.store, trunkKeys.gateway(sipUsername), readAhead)
+      : null;
     const record = raw ? (JSON.parse(raw) as GatewayRecord) : null;
-    if (!record || record.account_id !== accountId) throw new DomainError('not_found', `No trunk with sip_username ${sipUsername}`);
+    if (!record || record.account_id !== accountId)
+      throw new DomainError('not_found', `No trunk with sip_username ${sipUsername}`);
     return record;
   }
 }

@@ -15,11 +15,20 @@ import { TrunkDetailDto, TrunkHistoryDto } from '../trunks/trunk.dto';
  */
 
 export class GetTrunkHistory {
-  constructor(readonly accountId: string, readonly trunkId: string, readonly limit: number, readonly offset: number) {}
+  constructor(
+    readonly accountId: string,
+    readonly trunkId: string,
+    readonly limit: number,
+    readonly offset: number,
+  ) {}
 }
 
 export class GetTrunkAsOf {
-  constructor(readonly accountId: string, readonly trunkId: string, readonly asOf: Date) {}
+  constructor(
+    readonly accountId: string,
+    readonly trunkId: string,
+    readonly asOf: Date,
+  ) {}
 }
 
 async function ownedHistory(events: EventStore, accountId: string, trunkId: string): Promise<StoredEvent[]> {
@@ -56,18 +65,29 @@ export class GetTrunkAsOfHandler implements IQueryHandler<GetTrunkAsOf, TrunkDet
 
   async execute({ accountId, trunkId, asOf }: GetTrunkAsOf): Promise<TrunkDetailDto> {
     const history = await ownedHistory(this.events, accountId, trunkId);
-    const until = history.filter((e) => e.recordedAt.getTime() <= asOf.getTime()).map((e) => e as unknown as TrunkEvent);
+    const until = history
+      .filter((e) => e.recordedAt.getTime() <= asOf.getTime())
+      .map((e) => e as unknown as TrunkEvent);
     const state = fold(trunkDecider, until);
-    if (state.status === 'none' || state.status === 'deleted') throw new DomainError('not_found', `Trunk ${trunkId} did not exist at ${asOf.toISOString()}`);
+    if (state.status === 'none' || state.status === 'deleted')
+      throw new DomainError('not_found', `Trunk ${trunkId} did not exist at ${asOf.toISOString()}`);
     return detailOfState(state, this.config.sipDomain);
   }
 }
 
 function detailOfState(t: LiveTrunk, sipDomain: string): TrunkDetailDto {
   return {
-    id: t.trunkId, name: t.name, status: t.status, ai_provider: t.provider, sip_username: t.sipUsername, sip_endpoint: `${t.sipUsername}@${sipDomain}`,
-    created_at: t.createdAt, updated_at: t.updatedAt, ...t.settings,
-    elevenlabs_agent_id: t.wiring.elevenlabs_agent_id ?? null, custom_endpoint: t.wiring.custom_endpoint ?? null,
+    id: t.trunkId,
+    name: t.name,
+    status: t.status,
+    ai_provider: t.provider,
+    sip_username: t.sipUsername,
+    sip_endpoint: `${t.sipUsername}@${sipDomain}`,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+    ...t.settings,
+    elevenlabs_agent_id: t.wiring.elevenlabs_agent_id ?? null,
+    custom_endpoint: t.wiring.custom_endpoint ?? null,
   };
 }
 
@@ -75,6 +95,7 @@ function detailOfState(t: LiveTrunk, sipDomain: string): TrunkDetailDto {
 export function redact(value: unknown): unknown {
   if (isEncryptedSecret(value)) return '[redacted]';
   if (Array.isArray(value)) return value.map(redact);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
   return value;
 }

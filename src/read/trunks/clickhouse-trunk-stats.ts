@@ -40,7 +40,13 @@ export class ClickHouseTrunkStats implements TrunkStatsReader {
   }
 
   private async query(accountId: string, dayStart: number): Promise<Map<string, TrunkStats>> {
-    const rows = await this.clickhouse.query<{ trunk_id: string; calls: number | string; connected: number | string; latency_calls: number | string; latency_sum: number | string }>(
+    const rows = await this.clickhouse.query<{
+      trunk_id: string;
+      calls: number | string;
+      connected: number | string;
+      latency_calls: number | string;
+      latency_sum: number | string;
+    }>(
       `SELECT trunk_id, sum(calls) AS calls, sum(connected) AS connected, sum(latency_calls) AS latency_calls, sum(total_latency_sum) AS latency_sum
        FROM call_stats_hourly
        WHERE account_id = {account:String} AND hour >= toDateTime({day_s:Int64}, 'UTC')

@@ -1,22 +1,36 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
-import { PROVIDERS, Provider, ProviderSettings, TRUNK_STATUSES, TrunkStatus, Vad } from '../../write/trunks/domain/trunk.types';
+import {
+  PROVIDERS,
+  Provider,
+  ProviderSettings,
+  TRUNK_STATUSES,
+  TrunkStatus,
+  Vad,
+} from '../../write/trunks/domain/trunk.types';
 import { ProviderSettingsDto, VadDto } from '../../write/trunks/dto/trunk-settings.dto';
 
 export class ListTrunksQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ enum: TRUNK_STATUSES })
-  @IsOptional() @IsIn(TRUNK_STATUSES as unknown as string[], { message: 'status must be active, inactive or error' })
+  @IsOptional()
+  @IsIn(TRUNK_STATUSES as unknown as string[], { message: 'status must be active, inactive or error' })
   status?: TrunkStatus;
 
-  @ApiPropertyOptional({ enum: ['created_at', '-created_at'], default: '-created_at', description: 'created_at: oldest first; -created_at: newest first' })
-  @IsOptional() @IsIn(['created_at', '-created_at'], { message: 'sort must be created_at or -created_at' })
+  @ApiPropertyOptional({
+    enum: ['created_at', '-created_at'],
+    default: '-created_at',
+    description: 'created_at: oldest first; -created_at: newest first',
+  })
+  @IsOptional()
+  @IsIn(['created_at', '-created_at'], { message: 'sort must be created_at or -created_at' })
   sort: 'created_at' | '-created_at' = '-created_at';
 }
 
 export class GetTrunkQueryDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'The trunk as it was at this instant (from its history)' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'as_of must be an ISO 8601 instant' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'as_of must be an ISO 8601 instant' })
   as_of?: string;
 }
 
@@ -68,7 +82,8 @@ export class TrunkHistoryEventDto {
   @ApiProperty({ example: 'TrunkCreated' }) type!: string;
   @ApiProperty({ format: 'date-time' }) recorded_at!: string;
   @ApiProperty({ type: String, nullable: true, description: 'API key id that acted' }) actor!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The X-Request-Id of the request' }) correlation_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The X-Request-Id of the request' }) correlation_id!:
+    string | null;
   @ApiProperty({ description: 'Event data; secrets shown as "[redacted]"' }) data!: object;
 }
 

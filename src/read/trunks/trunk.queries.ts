@@ -11,11 +11,21 @@ import { NO_CALLS, TRUNK_STATS_READER, TrunkStatsReader } from './trunk-stats.po
 import { TrunkDetailDto, TrunkListDto, TrunkListItemDto } from './trunk.dto';
 
 export class ListTrunks {
-  constructor(readonly accountId: string, readonly limit: number, readonly offset: number, readonly status: TrunkStatus | undefined, readonly order: 'asc' | 'desc') {}
+  constructor(
+    readonly accountId: string,
+    readonly limit: number,
+    readonly offset: number,
+    readonly status: TrunkStatus | undefined,
+    readonly order: 'asc' | 'desc',
+  ) {}
 }
 
 export class GetTrunk {
-  constructor(readonly accountId: string, readonly trunkId: string, readonly readAhead?: ReadAheadResult) {}
+  constructor(
+    readonly accountId: string,
+    readonly trunkId: string,
+    readonly readAhead?: ReadAheadResult,
+  ) {}
 }
 
 /** One round trip for the page (index + values), one query for the stats of the page. */
@@ -31,13 +41,24 @@ export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto
     const index = status ? trunkKeys.byAccountAndStatus(accountId, status) : trunkKeys.byAccount(accountId);
     const page = await this.store.page(index, trunkKeys.trunkPrefix, offset, limit, order);
     const views = page.values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as TrunkView);
-    const stats = views.length > 0 ? await this.stats.statsFor(accountId, views.map((v) => v.id), this.clock.now()) : new Map();
-    const trunks = views.map(
-      (v): TrunkListItemDto => ({
-        id: v.id, name: v.name, status: v.status, ai_provider: v.ai_provider, sip_username: v.sip_username,
-        created_at: v.created_at, updated_at: v.updated_at, stats: stats.get(v.id) ?? { ...NO_CALLS },
-      }),
-    );
+    const stats =
+      views.length > 0
+        ? await this.stats.statsFor(
+            accountId,
+            views.map((v) => v.id),
+            this.clock.now(),
+          )
+        : new Map();
+    const trunks = views.map((v): TrunkListItemDto => ({
+      id: v.id,
+      name: v.name,
+      status: v.status,
+      ai_provider: v.ai_provider,
+      sip_username: v.sip_username,
+      created_at: v.created_at,
+      updated_at: v.updated_at,
+      stats: stats.get(v.id) ?? { ...NO_CALLS },
+    }));
     return { trunks, pagination: { limit, offset, total: page.total } };
   }
 }
@@ -59,8 +80,19 @@ export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> 
 
 export function detailOf(v: TrunkView, sipDomain: string): TrunkDetailDto {
   return {
-    id: v.id, name: v.name, status: v.status, ai_provider: v.ai_provider, sip_username: v.sip_username, sip_endpoint: `${v.sip_username}@${sipDomain}`,
-    created_at: v.created_at, updated_at: v.updated_at, system_prompt: v.system_prompt, vad: v.vad, provider_settings: v.provider_settings,
-    allowed_addresses: v.allowed_addresses, elevenlabs_agent_id: v.elevenlabs_agent_id, custom_endpoint: v.custom_endpoint,
+    id: v.id,
+    name: v.name,
+    status: v.status,
+    ai_provider: v.ai_provider,
+    sip_username: v.sip_username,
+    sip_endpoint: `${v.sip_username}@${sipDomain}`,
+    created_at: v.created_at,
+    updated_at: v.updated_at,
+    system_prompt: v.system_prompt,
+    vad: v.vad,
+    provider_settings: v.provider_settings,
+    allowed_addresses: v.allowed_addresses,
+    elevenlabs_agent_id: v.elevenlabs_agent_id,
+    custom_endpoint: v.custom_endpoint,
   };
 }

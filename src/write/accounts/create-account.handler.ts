@@ -9,7 +9,10 @@ import { accountDecider, accountStream } from './domain/account.decider';
 import { AccountDto } from './dto/create-account.request.dto';
 
 export class CreateAccount {
-  constructor(readonly name: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly name: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 @CommandHandler(CreateAccount)
@@ -22,7 +25,12 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccount, Acco
 
   async execute({ name, metadata }: CreateAccount): Promise<AccountDto> {
     const accountId = newId('acct');
-    const outcome = await this.runner.run(accountStream(accountId), accountDecider, { type: 'CreateAccount', data: { accountId, name: name.trim(), at: this.clock.now() } }, metadata);
+    const outcome = await this.runner.run(
+      accountStream(accountId),
+      accountDecider,
+      { type: 'CreateAccount', data: { accountId, name: name.trim(), at: this.clock.now() } },
+      metadata,
+    );
     await this.readModels.waitFor(outcome.position);
     const created = outcome.events[0].data;
     return { id: created.account_id, name: created.name, created_at: created.created_at };

@@ -20,7 +20,10 @@ export class IssueApiKey {
 }
 
 export class RevokeApiKey {
-  constructor(readonly keyId: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly keyId: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 @CommandHandler(IssueApiKey)
@@ -40,7 +43,17 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
     const outcome = await this.runner.run(
       apiKeyStream(keyId),
       apiKeyDecider,
-      { type: 'IssueApiKey', data: { ...input, keyId, environment: this.config.appEnv, keyHash: hashApiKey(key), keyHint: keyHint(key), at: this.clock.now() } },
+      {
+        type: 'IssueApiKey',
+        data: {
+          ...input,
+          keyId,
+          environment: this.config.appEnv,
+          keyHash: hashApiKey(key),
+          keyHint: keyHint(key),
+          at: this.clock.now(),
+        },
+      },
       metadata,
     );
     await this.readModels.waitFor(outcome.position);
@@ -54,11 +67,18 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
   private async checkOwner(accountId: string | null, scopes: Scope[]): Promise<void> {
     if (scopes.includes('admin')) {
       if (accountId !== null || scopes.length > 1) {
-        throw new DomainError('missing_required_field', 'An admin key has scopes ["admin"] and no account_id', { param: 'scopes' });
+        throw new DomainError('missing_required_field', 'An admin key has scopes ["admin"] and no account_id', {
+          param: 'scopes',
+        });
       }
       return;
     }
-    if (accountId === null) throw new DomainError('missing_required_field', 'account_id is required for keys with scopes full, read or ingest', { param: 'account_id' });
+    if (accountId === null)
+      throw new DomainError(
+        'missing_required_field',
+        'account_id is required for keys with scopes full, read or ingest',
+        { param: 'account_id' },
+      );
     const [created] = await this.events.readStream(accountStream(accountId), { maxCount: 1 });
     if (!created) throw new DomainError('not_found', `Account ${accountId} not found`);
   }
@@ -74,7 +94,12 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> 
 
   async execute({ keyId, metadata }: RevokeApiKey): Promise<void> {
     if (!/^key_[A-Za-z0-9_]{1,64}$/.test(keyId)) throw new DomainError('not_found', `API key ${keyId} not found`);
-    const outcome = await this.runner.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RevokeApiKey', data: { keyId, at: this.clock.now() } }, metadata);
+    const outcome = await this.runner.run(
+      apiKeyStream(keyId),
+      apiKeyDecider,
+      { type: 'RevokeApiKey', data: { keyId, at: this.clock.now() } },
+      metadata,
+    );
     // Revocation must hold on every instance before the 204: the auth lookup reads this model.
     await this.readModels.waitFor(outcome.position);
   }

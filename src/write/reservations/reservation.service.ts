@@ -27,17 +27,33 @@ export class Reservations {
   async reserve(request: ReservationRequest, isStale: StaleHolderCheck): Promise<void> {
     const decider = reservationDecider(request.label);
     try {
-      await this.runner.run(request.stream, decider, { type: 'Reserve', data: { ownerId: request.ownerId, at: request.at } }, request.metadata);
+      await this.runner.run(
+        request.stream,
+        decider,
+        { type: 'Reserve', data: { ownerId: request.ownerId, at: request.at } },
+        request.metadata,
+      );
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'conflict') throw error;
       const holder = await this.holderOf(request.stream);
-      if (!holder || !(await isStale(holder.id, holder.since))) throw new DomainError('conflict', `${request.label} is already in use`);
-      await this.runner.run(request.stream, decider, { type: 'Reserve', data: { ownerId: request.ownerId, at: request.at, takeOverFrom: holder.id } }, request.metadata);
+      if (!holder || !(await isStale(holder.id, holder.since)))
+        throw new DomainError('conflict', `${request.label} is already in use`);
+      await this.runner.run(
+        request.stream,
+        decider,
+        { type: 'Reserve', data: { ownerId: request.ownerId, at: request.at, takeOverFrom: holder.id } },
+        request.metadata,
+      );
     }
   }
 
   async release(request: ReservationRequest): Promise<void> {
-    await this.runner.run(request.stream, reservationDecider(request.label), { type: 'Release', data: { ownerId: request.ownerId, at: request.at } }, request.metadata);
+    await this.runner.run(
+      request.stream,
+      reservationDecider(request.label),
+      { type: 'Release', data: { ownerId: request.ownerId, at: request.at } },
+      request.metadata,
+    );
   }
 
   private async holderOf(stream: string): Promise<{ id: string; since: Date } | null> {

@@ -16,7 +16,11 @@ import { TrunkCreatedDto } from './dto/trunk-responses.dto';
 import { sealWiring, TrunkSupport } from './trunk-support';
 
 export class CreateTrunk {
-  constructor(readonly accountId: string, readonly input: CreateTrunkRequestDto, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly accountId: string,
+    readonly input: CreateTrunkRequestDto,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 /**
@@ -57,17 +61,35 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
         {
           type: 'CreateTrunk',
           data: {
-            trunkId, accountId, name, provider: input.ai_provider, sipUsername: input.sip_username, at,
+            trunkId,
+            accountId,
+            name,
+            provider: input.ai_provider,
+            sipUsername: input.sip_username,
+            at,
             sipPassword: await this.secrets.encrypt(trunkId, 'sip_password', input.sip_password),
             wiring: await sealWiring(this.secrets, trunkId, input),
-            settings: { system_prompt: input.system_prompt, vad: input.vad ? { ...input.vad } : undefined, provider_settings: input.provider_settings ? { ...input.provider_settings } : undefined, allowed_addresses: input.allowed_addresses },
+            settings: {
+              system_prompt: input.system_prompt,
+              vad: input.vad ? { ...input.vad } : undefined,
+              provider_settings: input.provider_settings ? { ...input.provider_settings } : undefined,
+              allowed_addresses: input.allowed_addresses,
+            },
           },
         },
         metadata,
         { expected: 'no_stream' },
       );
       await this.readModels.waitFor(outcome.position, outcome.events);
-      return { id: trunkId, name, status: 'active', ai_provider: input.ai_provider, sip_username: input.sip_username, sip_endpoint: `${input.sip_username}@${this.config.sipDomain}`, created_at: at.toISOString() };
+      return {
+        id: trunkId,
+        name,
+        status: 'active',
+        ai_provider: input.ai_provider,
+        sip_username: input.sip_username,
+        sip_endpoint: `${input.sip_username}@${this.config.sipDomain}`,
+        created_at: at.toISOString(),
+      };
     } catch (error) {
       // Undo only when the trunk was certainly not created (a decision, not an outage whose
       // append may have committed); an abandoned reservation is taken over later anyway.

@@ -10,7 +10,11 @@ import { trunkDecider, trunkStream } from './domain/trunk.decider';
 import { TrunkSupport } from './trunk-support';
 
 export class DeleteTrunk {
-  constructor(readonly trunkId: string, readonly accountId: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly trunkId: string,
+    readonly accountId: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 /**
@@ -31,7 +35,12 @@ export class DeleteTrunkHandler implements ICommandHandler<DeleteTrunk, void> {
 
   async execute({ trunkId, accountId, metadata }: DeleteTrunk): Promise<void> {
     const at = this.clock.now();
-    const outcome = await this.runner.run(trunkStream(trunkId), trunkDecider, { type: 'DeleteTrunk', data: { accountId, at } }, metadata);
+    const outcome = await this.runner.run(
+      trunkStream(trunkId),
+      trunkDecider,
+      { type: 'DeleteTrunk', data: { accountId, at } },
+      metadata,
+    );
     const deleted = outcome.events[0];
     if (deleted?.type !== 'TrunkDeleted') throw new Error('unexpected event');
     await Promise.all([

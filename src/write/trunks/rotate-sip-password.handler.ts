@@ -14,7 +14,11 @@ import { PasswordRotatedDto } from './dto/trunk-responses.dto';
 export const GENERATED_PASSWORD_LENGTH = 32;
 
 export class RotateSipPassword {
-  constructor(readonly trunkId: string, readonly accountId: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly trunkId: string,
+    readonly accountId: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 /**
@@ -35,12 +39,23 @@ export class RotateSipPasswordHandler implements ICommandHandler<RotateSipPasswo
     const at = this.clock.now();
     const { state: current } = await this.runner.load(trunkStream(trunkId), trunkDecider);
     // Encrypting needs the trunk's data key: only a live trunk of this account has one to use.
-    if (current.status === 'none' || current.status === 'deleted' || current.accountId !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
+    if (current.status === 'none' || current.status === 'deleted' || current.accountId !== accountId)
+      throw new DomainError('not_found', `Trunk ${trunkId} not found`);
     const sipPassword = await this.secrets.encrypt(trunkId, 'sip_password', password);
-    const outcome = await this.runner.run(trunkStream(trunkId), trunkDecider, { type: 'RotateSipPassword', data: { accountId, sipPassword, at } }, metadata);
+    const outcome = await this.runner.run(
+      trunkStream(trunkId),
+      trunkDecider,
+      { type: 'RotateSipPassword', data: { accountId, sipPassword, at } },
+      metadata,
+    );
     await this.readModels.waitFor(outcome.position);
     const rotated = outcome.events[0];
     if (rotated.type !== 'SipPasswordRotated') throw new Error('unexpected event');
-    return { id: trunkId, sip_username: rotated.data.sip_username, sip_password: password, rotated_at: rotated.data.rotated_at };
+    return {
+      id: trunkId,
+      sip_username: rotated.data.sip_username,
+      sip_password: password,
+      rotated_at: rotated.data.rotated_at,
+    };
   }
 }

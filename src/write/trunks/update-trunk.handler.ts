@@ -14,7 +14,12 @@ import { UpdateTrunkRequestDto } from './dto/update-trunk.request.dto';
 import { sealWiring, TrunkSupport } from './trunk-support';
 
 export class UpdateTrunk {
-  constructor(readonly trunkId: string, readonly accountId: string, readonly input: UpdateTrunkRequestDto, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly trunkId: string,
+    readonly accountId: string,
+    readonly input: UpdateTrunkRequestDto,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 @CommandHandler(UpdateTrunk)
@@ -42,12 +47,19 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.system_prompt !== undefined ? { system_prompt: input.system_prompt } : {}),
         ...(input.vad !== undefined ? { vad: input.vad && { ...input.vad } } : {}),
-        ...(input.provider_settings !== undefined ? { provider_settings: input.provider_settings && { ...input.provider_settings } } : {}),
+        ...(input.provider_settings !== undefined
+          ? { provider_settings: input.provider_settings && { ...input.provider_settings } }
+          : {}),
         ...(input.allowed_addresses !== undefined ? { allowed_addresses: input.allowed_addresses } : {}),
       };
       const wiring = await sealWiring(this.secrets, trunkId, input);
       if (Object.keys(wiring).length > 0) changes.wiring = wiring;
-      const outcome = await this.runner.run(trunkStream(trunkId), trunkDecider, { type: 'UpdateTrunk', data: { accountId, changes, at } }, metadata);
+      const outcome = await this.runner.run(
+        trunkStream(trunkId),
+        trunkDecider,
+        { type: 'UpdateTrunk', data: { accountId, changes, at } },
+        metadata,
+      );
       const previousName = outcome.events.find((e) => e.type === 'TrunkUpdated')?.data;
       if (previousName && 'previous_name' in previousName && previousName.previous_name !== undefined) {
         const old = this.support.nameReservation(accountId, previousName.previous_name, trunkId, at, metadata);
@@ -64,25 +76,43 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
 
   private async liveTrunk(trunkId: string, accountId: string): Promise<LiveTrunk> {
     const { state } = await this.runner.load(trunkStream(trunkId), trunkDecider);
-    if (state.status === 'none' || state.status === 'deleted' || state.accountId !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
+    if (state.status === 'none' || state.status === 'deleted' || state.accountId !== accountId)
+      throw new DomainError('not_found', `Trunk ${trunkId} not found`);
     return state;
   }
 
   /** A rename holds the new name first; a change of case only keeps the same reservation. */
-  private async reserveNewName(trunk: LiveTrunk, newName: string | undefined, at: Date, metadata: EventMetadata): Promise<ReservationRequest | null> {
+  private async reserveNewName(
+    trunk: LiveTrunk,
+    newName: string | undefined,
+    at: Date,
+    metadata: EventMetadata,
+  ): Promise<ReservationRequest | null> {
     if (newName === undefined) return null;
     const wanted = this.support.nameReservation(trunk.accountId, newName, trunk.trunkId, at, metadata);
-    if (wanted.stream === this.support.nameReservation(trunk.accountId, trunk.name, trunk.trunkId, at, metadata).stream) return null;
+    if (wanted.stream === this.support.nameReservation(trunk.accountId, trunk.name, trunk.trunkId, at, metadata).stream)
+      return null;
     await this.reservations.reserve(wanted, this.support.isStale);
     return wanted;
   }
 
   /** ElevenLabs checks key and agent together: a change of either is checked with the other. */
-  private async credentialsToCheck(trunk: LiveTrunk, input: UpdateTrunkRequestDto): Promise<ProviderCredentials | null> {
-    if (trunk.provider === 'openai' && input.openai_api_key !== undefined) return { provider: 'openai', apiKey: input.openai_api_key };
-    if (trunk.provider === 'custom' && input.custom_endpoint !== undefined) return { provider: 'custom', endpoint: input.custom_endpoint };
-    if (trunk.provider !== 'elevenlabs' || (input.elevenlabs_api_key === undefined && input.elevenlabs_agent_id === undefined)) return null;
-    const apiKey = input.elevenlabs_api_key ?? (await this.secrets.decrypt(trunk.trunkId, 'elevenlabs_api_key', trunk.wiring.elevenlabs_api_key!));
+  private async credentialsToCheck(
+    trunk: LiveTrunk,
+    input: UpdateTrunkRequestDto,
+  ): Promise<ProviderCredentials | null> {
+    if (trunk.provider === 'openai' && input.openai_api_key !== undefined)
+      return { provider: 'openai', apiKey: input.openai_api_key };
+    if (trunk.provider === 'custom' && input.custom_endpoint !== undefined)
+      return { provider: 'custom', endpoint: input.custom_endpoint };
+    if (
+      trunk.provider !== 'elevenlabs' ||
+      (input.elevenlabs_api_key === undefined && input.elevenlabs_agent_id === undefined)
+    )
+      return null;
+    const apiKey =
+      input.elevenlabs_api_key ??
+      (await this.secrets.decrypt(trunk.trunkId, 'elevenlabs_api_key', trunk.wiring.elevenlabs_api_key!));
     return { provider: 'elevenlabs', apiKey, agentId: input.elevenlabs_agent_id ?? trunk.wiring.elevenlabs_agent_id! };
   }
 }

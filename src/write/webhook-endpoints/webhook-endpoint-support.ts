@@ -26,8 +26,13 @@ export class WebhookEndpointSupport {
   checkUrl(url: string | undefined): void {
     if (url === undefined || this.config.webhookAllowPrivate) return;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const internal = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isForbiddenAddress(host));
-    if (internal) throw invalidField('url', 'url must not point to a private, loopback or link-local address (WEBHOOK_ALLOW_PRIVATE is off)');
+    const internal =
+      host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isForbiddenAddress(host));
+    if (internal)
+      throw invalidField(
+        'url',
+        'url must not point to a private, loopback or link-local address (WEBHOOK_ALLOW_PRIVATE is off)',
+      );
   }
 
   /** Waits for the webhook read models, then refreshes this instance's call.completed set. */

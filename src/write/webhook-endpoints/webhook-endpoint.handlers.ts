@@ -3,7 +3,14 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
 import { deliveryIdOf } from '../../projections/webhooks/deterministic-id';
-import { deliveryDto, endpointDto, WebhookDeliveryDto, WebhookEndpointCreatedDto, WebhookEndpointDto, WebhookSecretRotatedDto } from '../../read/webhooks/webhook.dto';
+import {
+  deliveryDto,
+  endpointDto,
+  WebhookDeliveryDto,
+  WebhookEndpointCreatedDto,
+  WebhookEndpointDto,
+  WebhookSecretRotatedDto,
+} from '../../read/webhooks/webhook.dto';
 import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { EndpointSecrets, SIGNING_SECRET_FIELD } from '../../webhooks/endpoint-secrets';
@@ -14,25 +21,51 @@ import { CreateWebhookEndpointRequestDto, UpdateWebhookEndpointRequestDto } from
 import { WebhookEndpointSupport } from './webhook-endpoint-support';
 
 export class CreateWebhookEndpoint {
-  constructor(readonly accountId: string, readonly input: CreateWebhookEndpointRequestDto, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly accountId: string,
+    readonly input: CreateWebhookEndpointRequestDto,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 export class UpdateWebhookEndpoint {
-  constructor(readonly endpointId: string, readonly accountId: string, readonly input: UpdateWebhookEndpointRequestDto, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly endpointId: string,
+    readonly accountId: string,
+    readonly input: UpdateWebhookEndpointRequestDto,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 export class RotateWebhookSecret {
-  constructor(readonly endpointId: string, readonly accountId: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly endpointId: string,
+    readonly accountId: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 export class PingWebhookEndpoint {
-  constructor(readonly endpointId: string, readonly accountId: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly endpointId: string,
+    readonly accountId: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 export class DeleteWebhookEndpoint {
-  constructor(readonly endpointId: string, readonly accountId: string, readonly metadata: EventMetadata) {}
+  constructor(
+    readonly endpointId: string,
+    readonly accountId: string,
+    readonly metadata: EventMetadata,
+  ) {}
 }
 
 /** The secret is generated here, sealed under the endpoint's own data key, and returned once. */
 @CommandHandler(CreateWebhookEndpoint)
 export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebhookEndpoint, WebhookEndpointCreatedDto> {
-  constructor(private readonly runner: CommandRunner, private readonly support: WebhookEndpointSupport, @Inject(SECRET_BOX) private readonly secrets: SecretBox, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly support: WebhookEndpointSupport,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ accountId, input, metadata }: CreateWebhookEndpoint): Promise<WebhookEndpointCreatedDto> {
     this.support.checkUrl(input.url);
@@ -42,9 +75,24 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebho
     const sealed = await this.secrets.encrypt(endpointId, SIGNING_SECRET_FIELD, secret);
     const command = {
       type: 'CreateEndpoint' as const,
-      data: { endpointId, accountId, url: input.url, description: input.description ?? null, eventTypes: input.event_types ?? null, enabled: input.enabled ?? true, secret: sealed, at: this.clock.now() },
+      data: {
+        endpointId,
+        accountId,
+        url: input.url,
+        description: input.description ?? null,
+        eventTypes: input.event_types ?? null,
+        enabled: input.enabled ?? true,
+        secret: sealed,
+        at: this.clock.now(),
+      },
     };
-    const outcome = await this.runner.run(webhookEndpointStream(endpointId), webhookEndpointDecider, command, metadata, { expected: 'no_stream' });
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      command,
+      metadata,
+      { expected: 'no_stream' },
+    );
     await this.support.settled(outcome.position);
     return { ...endpointDto(await this.support.endpoint(accountId, endpointId)), secret };
   }
@@ -52,7 +100,11 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebho
 
 @CommandHandler(UpdateWebhookEndpoint)
 export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebhookEndpoint, WebhookEndpointDto> {
-  constructor(private readonly runner: CommandRunner, private readonly support: WebhookEndpointSupport, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly support: WebhookEndpointSupport,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ endpointId, accountId, input, metadata }: UpdateWebhookEndpoint): Promise<WebhookEndpointDto> {
     this.support.checkUrl(input.url);
@@ -62,7 +114,12 @@ export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebho
       ...(input.event_types !== undefined ? { event_types: input.event_types } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     };
-    const outcome = await this.runner.run(webhookEndpointStream(endpointId), webhookEndpointDecider, { type: 'UpdateEndpoint', data: { accountId, changes, at: this.clock.now() } }, metadata);
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      { type: 'UpdateEndpoint', data: { accountId, changes, at: this.clock.now() } },
+      metadata,
+    );
     await this.support.settled(outcome.position);
     return endpointDto(await this.support.endpoint(accountId, endpointId));
   }
@@ -71,28 +128,52 @@ export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebho
 /** The new secret signs at once; the previous one adds a second signature for 24 hours. */
 @CommandHandler(RotateWebhookSecret)
 export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret, WebhookSecretRotatedDto> {
-  constructor(private readonly runner: CommandRunner, private readonly support: WebhookEndpointSupport, @Inject(SECRET_BOX) private readonly secrets: SecretBox, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly support: WebhookEndpointSupport,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ endpointId, accountId, metadata }: RotateWebhookSecret): Promise<WebhookSecretRotatedDto> {
     await this.support.endpoint(accountId, endpointId);
     const secret = generateWebhookSecret();
     const sealed = await this.secrets.encrypt(endpointId, SIGNING_SECRET_FIELD, secret);
-    const outcome = await this.runner.run(webhookEndpointStream(endpointId), webhookEndpointDecider, { type: 'RotateSecret', data: { accountId, secret: sealed, at: this.clock.now() } }, metadata);
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      { type: 'RotateSecret', data: { accountId, secret: sealed, at: this.clock.now() } },
+      metadata,
+    );
     await this.support.settled(outcome.position);
     const rotated = outcome.events[0];
     if (rotated?.type !== 'WebhookEndpointSecretRotated') throw new Error('unexpected event');
-    return { id: endpointId, secret, rotated_at: rotated.data.rotated_at, previous_secret_expires_at: rotated.data.previous_secret_expires_at };
+    return {
+      id: endpointId,
+      secret,
+      rotated_at: rotated.data.rotated_at,
+      previous_secret_expires_at: rotated.data.previous_secret_expires_at,
+    };
   }
 }
 
 /** A `ping` event for this endpoint only, delivered (and retried) like any other. */
 @CommandHandler(PingWebhookEndpoint)
 export class PingWebhookEndpointHandler implements ICommandHandler<PingWebhookEndpoint, WebhookDeliveryDto> {
-  constructor(private readonly runner: CommandRunner, private readonly support: WebhookEndpointSupport, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly support: WebhookEndpointSupport,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ endpointId, accountId, metadata }: PingWebhookEndpoint): Promise<WebhookDeliveryDto> {
     const eventId = newId('evt');
-    const outcome = await this.runner.run(webhookEndpointStream(endpointId), webhookEndpointDecider, { type: 'PingEndpoint', data: { accountId, eventId, at: this.clock.now() } }, metadata);
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      { type: 'PingEndpoint', data: { accountId, eventId, at: this.clock.now() } },
+      metadata,
+    );
     await this.support.settled(outcome.position);
     return deliveryDto(await this.support.delivery(accountId, deliveryIdOf(eventId, endpointId)));
   }
@@ -110,10 +191,14 @@ export class DeleteWebhookEndpointHandler implements ICommandHandler<DeleteWebho
   ) {}
 
   async execute({ endpointId, accountId, metadata }: DeleteWebhookEndpoint): Promise<void> {
-    const outcome = await this.runner.run(webhookEndpointStream(endpointId), webhookEndpointDecider, { type: 'DeleteEndpoint', data: { accountId, at: this.clock.now() } }, metadata);
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      { type: 'DeleteEndpoint', data: { accountId, at: this.clock.now() } },
+      metadata,
+    );
     await this.secrets.destroy(endpointId);
     this.unsealed.forget(endpointId);
     await this.support.settled(outcome.position);
   }
 }
-

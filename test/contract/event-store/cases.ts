@@ -8,7 +8,8 @@ export const CASE = {
   anyVersion: 'append: accepts any whether or not the stream exists',
   exactRevision: 'append: accepts the exact last revision and rejects a stale or future one, appending nothing',
   idempotent: 'append: stores a re-appended batch once and returns the original result, whatever the expected version',
-  partialOverlap: 'append: rejects a batch that partly overlaps stored event ids, or reuses ids of another stream, appending nothing',
+  partialOverlap:
+    'append: rejects a batch that partly overlaps stored event ids, or reuses ids of another stream, appending nothing',
   singleWinner: 'append: lets exactly one of concurrent writers win an expected revision',
   readStream: 'readStream: returns events in revision order from a revision up to maxCount, [] for an unknown stream',
   roundTrip: 'readStream: round-trips data and metadata as JSON and gives recordedAt as a Date',
@@ -19,7 +20,8 @@ export const CASE = {
   wakeOtherInstance: 'subscribe: wakes promptly on appends through another instance',
   handlerRetry: 'subscribe: retries a batch whose handler threw and skips nothing',
   stopWaits: 'subscribe: stop() resolves after the in-flight handler finished, and nothing is delivered after',
-  concurrentWriters: 'subscribe: a follower started before 16 concurrent writers receives every event once, in stream order',
+  concurrentWriters:
+    'subscribe: a follower started before 16 concurrent writers receives every event once, in stream order',
   resume: 'subscribe: resumes after a checkpoint on a new store instance with exactly the later events',
   persistence: 'lifecycle: ping answers, and appended events survive close and reopen',
 } as const;

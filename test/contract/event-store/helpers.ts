@@ -40,7 +40,12 @@ export async function headPosition(store: EventStore): Promise<GlobalPosition | 
 }
 
 /** Every event after `after` (page by page) whose stream starts with `prefix`. */
-export async function readAllOf(store: EventStore, after: GlobalPosition | null, prefix: string, pageSize = 1000): Promise<StoredEvent[]> {
+export async function readAllOf(
+  store: EventStore,
+  after: GlobalPosition | null,
+  prefix: string,
+  pageSize = 1000,
+): Promise<StoredEvent[]> {
   const found: StoredEvent[] = [];
   for (;;) {
     const batch = await store.readAll({ after, maxCount: pageSize });
@@ -50,7 +55,11 @@ export async function readAllOf(store: EventStore, after: GlobalPosition | null,
   }
 }
 
-export async function expectConflict(append: Promise<unknown>, streamId: string, expected: ExpectedVersion): Promise<VersionConflictError> {
+export async function expectConflict(
+  append: Promise<unknown>,
+  streamId: string,
+  expected: ExpectedVersion,
+): Promise<VersionConflictError> {
   const error = await append.then(
     () => undefined,
     (e: unknown) => e,
@@ -87,7 +96,11 @@ export class Follower {
   }
 
   async waitForCount(count: number, timeoutMs = 10_000): Promise<void> {
-    await waitUntil(() => this.deliveries.length >= count, timeoutMs, () => `${this.deliveries.length} of ${count} events`);
+    await waitUntil(
+      () => this.deliveries.length >= count,
+      timeoutMs,
+      () => `${this.deliveries.length} of ${count} events`,
+    );
   }
 
   stop(): Promise<void> {

@@ -1,6 +1,16 @@
 import { type EventStore, VersionConflictError } from '../../../src/infrastructure/event-store/event-store.port';
 import { CASE, type CaseRegistrar, type ContractContext } from './cases';
-import { Follower, headPosition, ids, isStrictlyIncreasing, newEvent, newEvents, newPrefix, readAllOf, sleep } from './helpers';
+import {
+  Follower,
+  headPosition,
+  ids,
+  isStrictlyIncreasing,
+  newEvent,
+  newEvents,
+  newPrefix,
+  readAllOf,
+  sleep,
+} from './helpers';
 
 const WRITERS = 16;
 const APPENDS_PER_WRITER = 50;

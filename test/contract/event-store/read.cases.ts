@@ -1,5 +1,15 @@
 import { CASE, type CaseRegistrar, type ContractContext } from './cases';
-import { Follower, headPosition, ids, isStrictlyIncreasing, newEvent, newEvents, newPrefix, readAllOf, sleep } from './helpers';
+import {
+  Follower,
+  headPosition,
+  ids,
+  isStrictlyIncreasing,
+  newEvent,
+  newEvents,
+  newPrefix,
+  readAllOf,
+  sleep,
+} from './helpers';
 
 export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
   test(CASE.readStream, async () => {
@@ -24,15 +34,35 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
   test(CASE.roundTrip, async () => {
     const store = ctx.store();
     const stream = newPrefix('json');
-    const data = { text: 'ünïcödé ☎ "quoted" \\ back', n: 42, pi: 3.25, neg: -7, list: [1, 'two', null, { deep: true }], none: null, yes: false };
+    const data = {
+      text: 'ünïcödé ☎ "quoted" \\ back',
+      n: 42,
+      pi: 3.25,
+      neg: -7,
+      list: [1, 'two', null, { deep: true }],
+      none: null,
+      yes: false,
+    };
     const metadata = { actor: 'key_123', correlation_id: 'corr-1', causation_id: 'cause-1', extra: { nested: [1, 2] } };
     const withMetadata = newEvent({ type: 'TrunkCreated', data, metadata });
     const withoutMetadata = { id: newEvent().id, type: 'TrunkDeleted', data: { reason: 'gone' } };
     const before = Date.now();
     await store.append(stream, [withMetadata, withoutMetadata], 'no_stream');
     const [first, second] = await store.readStream(stream);
-    expect(first).toMatchObject({ id: withMetadata.id, type: 'TrunkCreated', data, metadata, streamId: stream, revision: 0 });
-    expect(second).toMatchObject({ id: withoutMetadata.id, type: 'TrunkDeleted', data: { reason: 'gone' }, revision: 1 });
+    expect(first).toMatchObject({
+      id: withMetadata.id,
+      type: 'TrunkCreated',
+      data,
+      metadata,
+      streamId: stream,
+      revision: 0,
+    });
+    expect(second).toMatchObject({
+      id: withoutMetadata.id,
+      type: 'TrunkDeleted',
+      data: { reason: 'gone' },
+      revision: 1,
+    });
     expect(second.metadata).toEqual({});
     expect(first.recordedAt).toBeInstanceOf(Date);
     expect(Math.abs(first.recordedAt.getTime() - before)).toBeLessThan(60_000);
@@ -62,7 +92,8 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
     CASE.lateCommit,
     async () => {
       const hold = ctx.options.holdOpenAppend;
-      if (!hold) throw new Error(`${CASE.lateCommit}: the adapter must provide holdOpenAppend or skip this case with a reason`);
+      if (!hold)
+        throw new Error(`${CASE.lateCommit}: the adapter must provide holdOpenAppend or skip this case with a reason`);
       const store = ctx.store();
       const head = await headPosition(store);
       const prefix = newPrefix('late');

@@ -1,6 +1,16 @@
 import type { EventStore, StoredEvent } from '../../../src/infrastructure/event-store/event-store.port';
 import { CASE, type CaseRegistrar, type ContractContext } from './cases';
-import { Follower, headPosition, ids, isStrictlyIncreasing, median, newEvent, newPrefix, sleep, waitUntil } from './helpers';
+import {
+  Follower,
+  headPosition,
+  ids,
+  isStrictlyIncreasing,
+  median,
+  newEvent,
+  newPrefix,
+  sleep,
+  waitUntil,
+} from './helpers';
 
 /** Milliseconds from each append's completion to its delivery, for 10 appends made while idle. */
 async function wakeLatencies(writer: EventStore, follower: Follower, prefix: string): Promise<number[]> {
@@ -10,7 +20,11 @@ async function wakeLatencies(writer: EventStore, follower: Follower, prefix: str
     const event = newEvent();
     await writer.append(`${prefix}-${i}`, [event], 'no_stream');
     const appendedAt = process.hrtime.bigint();
-    await waitUntil(() => follower.events.some((e) => e.id === event.id), 2000, () => `delivery of append ${i}`);
+    await waitUntil(
+      () => follower.events.some((e) => e.id === event.id),
+      2000,
+      () => `delivery of append ${i}`,
+    );
     const delivery = follower.deliveries.find((d) => d.event.id === event.id)!;
     latencies.push(Math.max(0, Number(delivery.receivedAt - appendedAt) / 1e6));
   }
@@ -39,7 +53,11 @@ export function subscribeCases(test: CaseRegistrar, ctx: ContractContext): void 
       await store.append(`${prefix}-${i % 4}`, [event], 'any');
       appended.push(event);
     }
-    await waitUntil(() => received.length >= 30, 10_000, () => `${received.length} of 30`);
+    await waitUntil(
+      () => received.length >= 30,
+      10_000,
+      () => `${received.length} of 30`,
+    );
     await subscription.stop();
     expect(ids(received)).toEqual(ids(appended));
     expect(isStrictlyIncreasing(received.map((e) => e.position))).toBe(true);
@@ -93,7 +111,11 @@ export function subscribeCases(test: CaseRegistrar, ctx: ContractContext): void 
       delivered.push(...ours);
     });
     for (const event of appended) await store.append(prefix, [event], 'any');
-    await waitUntil(() => delivered.length >= 3, 10_000, () => `${delivered.length} of 3`);
+    await waitUntil(
+      () => delivered.length >= 3,
+      10_000,
+      () => `${delivered.length} of 3`,
+    );
     await sleep(50);
     await subscription.stop();
     expect(failures).toBe(2);
@@ -116,7 +138,11 @@ export function subscribeCases(test: CaseRegistrar, ctx: ContractContext): void 
       finished += 1;
     });
     await store.append(prefix, [newEvent()], 'no_stream');
-    await waitUntil(() => started === 1, 5000, () => 'handler start');
+    await waitUntil(
+      () => started === 1,
+      5000,
+      () => 'handler start',
+    );
     await subscription.stop();
     expect(finished).toBe(1);
     await store.append(prefix, [newEvent()], 0);

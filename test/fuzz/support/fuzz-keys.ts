@@ -9,17 +9,36 @@ import type { PlanKind } from './request-plan';
  * right scope), mostly this account's, sometimes the other account's; for `auth` plans every kind
  * of bad or wrong credential.
  */
-export function keyArbitrary(op: Operation, world: FuzzWorld, kind: PlanKind): fc.Arbitrary<{ label: string; owner: Owner; headers: Record<string, string> }> {
-  const bearer = (label: string, key: string, owner: Owner = 'own') => ({ label, owner, headers: { authorization: `Bearer ${key}` } });
+export function keyArbitrary(
+  op: Operation,
+  world: FuzzWorld,
+  kind: PlanKind,
+): fc.Arbitrary<{ label: string; owner: Owner; headers: Record<string, string> }> {
+  const bearer = (label: string, key: string, owner: Owner = 'own') => ({
+    label,
+    owner,
+    headers: { authorization: `Bearer ${key}` },
+  });
   const policy = policyFor(op.path);
   const k = world.keys;
   if (kind === 'auth') {
     const other = k.own.full.startsWith('sk_live_') ? 'sk_test_' : 'sk_live_';
     return fc.constantFrom(
       { label: 'none', owner: 'own' as Owner, headers: {} },
-      { label: 'basic', owner: 'own' as Owner, headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } },
-      bearer('malformed', 'sk_live_short'), bearer('unknown', `sk_live_${'Z'.repeat(32)}`), bearer('other-env', `${other}${'A'.repeat(32)}`),
-      bearer('revoked', k.revoked), bearer('expired', k.expired), bearer('read', k.own.read), bearer('ingest', k.own.ingest), bearer('full', k.own.full), bearer('admin', k.admin),
+      {
+        label: 'basic',
+        owner: 'own' as Owner,
+        headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      },
+      bearer('malformed', 'sk_live_short'),
+      bearer('unknown', `sk_live_${'Z'.repeat(32)}`),
+      bearer('other-env', `${other}${'A'.repeat(32)}`),
+      bearer('revoked', k.revoked),
+      bearer('expired', k.expired),
+      bearer('read', k.own.read),
+      bearer('ingest', k.own.ingest),
+      bearer('full', k.own.full),
+      bearer('admin', k.admin),
     );
   }
   if (policy.kind === 'public') return fc.constant({ label: 'none', owner: 'own' as Owner, headers: {} });
@@ -27,10 +46,20 @@ export function keyArbitrary(op: Operation, world: FuzzWorld, kind: PlanKind): f
     case 'admin':
       return fc.constant(bearer('admin', k.admin));
     case 'ingest':
-      return fc.oneof({ arbitrary: fc.constant(bearer('ingest', k.own.ingest)), weight: 9 }, { arbitrary: fc.constant(bearer('other-ingest', k.other.ingest, 'other')), weight: 1 });
+      return fc.oneof(
+        { arbitrary: fc.constant(bearer('ingest', k.own.ingest)), weight: 9 },
+        { arbitrary: fc.constant(bearer('other-ingest', k.other.ingest, 'other')), weight: 1 },
+      );
     default:
       return op.method === 'GET'
-        ? fc.oneof({ arbitrary: fc.constant(bearer('full', k.own.full)), weight: 6 }, { arbitrary: fc.constant(bearer('read', k.own.read)), weight: 3 }, { arbitrary: fc.constant(bearer('other-full', k.other.full, 'other')), weight: 1 })
-        : fc.oneof({ arbitrary: fc.constant(bearer('full', k.own.full)), weight: 9 }, { arbitrary: fc.constant(bearer('other-full', k.other.full, 'other')), weight: 1 });
+        ? fc.oneof(
+            { arbitrary: fc.constant(bearer('full', k.own.full)), weight: 6 },
+            { arbitrary: fc.constant(bearer('read', k.own.read)), weight: 3 },
+            { arbitrary: fc.constant(bearer('other-full', k.other.full, 'other')), weight: 1 },
+          )
+        : fc.oneof(
+            { arbitrary: fc.constant(bearer('full', k.own.full)), weight: 9 },
+            { arbitrary: fc.constant(bearer('other-full', k.other.full, 'other')), weight: 1 },
+          );
   }
 }

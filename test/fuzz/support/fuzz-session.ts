@@ -30,8 +30,20 @@ export async function startFuzzApp(): Promise<{ app: TestApp; stop: () => Promis
   const schema = uniqueSchemaName('fuzz');
   // Webhook attempts to the (unreachable) example hosts give up fast; the standard retry schedule
   // keeps their endpoints enabled through the run, so deliveries can be replayed.
-  const env: Record<string, string> = { RATE_LIMIT_PER_MINUTE: '10000000', PROVIDER_VALIDATION: 'format', LOG_LEVEL: 'warn', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
-  if (!embedded) Object.assign(env, { REDIS_URL: TEST_REDIS_URL, EVENT_STORE_URL: testDatabaseUrl(), EVENT_STORE_SCHEMA: schema, MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+  const env: Record<string, string> = {
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    PROVIDER_VALIDATION: 'format',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
+    WEBHOOK_TIMEOUT_MS: '500',
+  };
+  if (!embedded)
+    Object.assign(env, {
+      REDIS_URL: TEST_REDIS_URL,
+      EVENT_STORE_URL: testDatabaseUrl(),
+      EVENT_STORE_SCHEMA: schema,
+      MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    });
   const app = await startTestApp(env);
   return {
     app,
@@ -53,7 +65,10 @@ async function dropSchema(schema: string): Promise<void> {
 }
 
 /** Drives every operation of the app's own OpenAPI description in turn, `requests` times in all. */
-export async function runFuzz(app: TestApp, options: FuzzOptions): Promise<{ tally: FuzzTally; operations: Operation[] }> {
+export async function runFuzz(
+  app: TestApp,
+  options: FuzzOptions,
+): Promise<{ tally: FuzzTally; operations: Operation[] }> {
   const document = (await app.anonymous.get('/v1/openapi.json')).body;
   const operations = operationsOf(document);
   if (operations.length === 0) throw new Error('the OpenAPI description lists no operations');
@@ -71,10 +86,15 @@ export async function runFuzz(app: TestApp, options: FuzzOptions): Promise<{ tal
       let [plan] = fc.sample(plans.get(op.key)!, { seed, numRuns: 1 });
       for (let attempt = 0; ; attempt++) {
         const exchange = await sendOnceMore503(app.anonymous, plan, tally);
-        const violations = [...checker.check(op, exchange), ...isolationViolation(op, plan, exchange), ...secretEcho(plan, exchange)];
+        const violations = [
+          ...checker.check(op, exchange),
+          ...isolationViolation(op, plan, exchange),
+          ...secretEcho(plan, exchange),
+        ];
         tally.record(op.key, exchange.status, violations, plan, seed);
         learn(world, op, plan, exchange);
-        const repair = attempt < 4 && next < options.requests ? repaired(op, plan, exchange, world, seed + attempt) : null;
+        const repair =
+          attempt < 4 && next < options.requests ? repaired(op, plan, exchange, world, seed + attempt) : null;
         if (!repair) break;
         plan = repair;
         next++;
@@ -123,7 +143,12 @@ function isolationViolation(op: Operation, plan: RequestPlan, exchange: Exchange
   const policy = policyFor(op.path);
   if (!plan.crossAccount || policy.kind === 'public' || policy.area === 'admin') return [];
   if (exchange.status < 200 || exchange.status >= 300) return [];
-  return [{ kind: 'cross-account', detail: `${exchange.status} for another account's resource: ${exchange.text.slice(0, 200)}` }];
+  return [
+    {
+      kind: 'cross-account',
+      detail: `${exchange.status} for another account's resource: ${exchange.text.slice(0, 200)}`,
+    },
+  ];
 }
 
 /** A secret the client sent (password, provider key, webhook secret) never comes back in any answer. */
@@ -132,7 +157,8 @@ function secretEcho(plan: RequestPlan, exchange: Exchange): Violation[] {
   const sent: string[] = [];
   const collect = (value: unknown, name = ''): void => {
     if (typeof value === 'string' && /password|api_key|secret|token/i.test(name) && value.length >= 8) sent.push(value);
-    else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collect(v, Array.isArray(value) ? name : k);
+    else if (typeof value === 'object' && value !== null)
+      for (const [k, v] of Object.entries(value)) collect(v, Array.isArray(value) ? name : k);
   };
   try {
     collect(JSON.parse(plan.body));
@@ -140,7 +166,14 @@ function secretEcho(plan: RequestPlan, exchange: Exchange): Violation[] {
     return [];
   }
   const echoed = sent.filter((secret) => exchange.text.includes(JSON.stringify(secret).slice(1, -1)));
-  return echoed.length ? [{ kind: 'secret-echo', detail: `${exchange.status} answer repeats a secret of the request: ${exchange.text.slice(0, 200)}` }] : [];
+  return echoed.length
+    ? [
+        {
+          kind: 'secret-echo',
+          detail: `${exchange.status} answer repeats a secret of the request: ${exchange.text.slice(0, 200)}`,
+        },
+      ]
+    : [];
 }
 
 function learn(world: FuzzWorld, op: Operation, plan: RequestPlan, exchange: Exchange): void {

@@ -26,7 +26,10 @@ export class FuzzWorld {
   readonly protectedIds = new Set<string>(['key_admin', 'key_admin_env']);
   private counter = 0;
 
-  constructor(readonly keys: FuzzKeys, readonly accounts: Record<Owner, string>) {}
+  constructor(
+    readonly keys: FuzzKeys,
+    readonly accounts: Record<Owner, string>,
+  ) {}
 
   add(pool: string, owner: Owner, id: string): void {
     if (this.protectedIds.has(id) || this.deleted.has(id)) return;
@@ -38,7 +41,8 @@ export class FuzzWorld {
 
   remove(id: string): void {
     this.deleted.add(id);
-    for (const entry of this.pools.values()) for (const owner of ['own', 'other'] as const) entry[owner] = entry[owner].filter((x) => x !== id);
+    for (const entry of this.pools.values())
+      for (const owner of ['own', 'other'] as const) entry[owner] = entry[owner].filter((x) => x !== id);
   }
 
   /** An id of the pool (by a generated index), or null when the pool is empty. */
@@ -71,7 +75,10 @@ export class FuzzWorld {
     const record = body as Record<string, unknown>;
     if (method === 'POST' && typeof record.id === 'string') this.learnItem(collection, owner, record);
     for (const value of Object.values(record)) {
-      if (Array.isArray(value)) for (const item of value) if (typeof item === 'object' && item !== null) this.learnItem(collection, owner, item as Record<string, unknown>);
+      if (Array.isArray(value))
+        for (const item of value)
+          if (typeof item === 'object' && item !== null)
+            this.learnItem(collection, owner, item as Record<string, unknown>);
     }
     const cursor = (record.pagination as Record<string, unknown> | undefined)?.next_cursor;
     if (typeof cursor === 'string') this.add('cursor', owner, cursor);
@@ -85,32 +92,63 @@ export class FuzzWorld {
 
   /** Semantic generators by field name: what makes a request valid beyond its schema. */
   readonly hints: Hints = (name: string, schema: Schema) => {
-    const fromPool = (pool: string, fallback: fc.Arbitrary<string>) => fc.nat().chain((n) => {
-      const id = this.pick(pool, 'own', n);
-      return id ? fc.constant(id) : fallback;
-    });
+    const fromPool = (pool: string, fallback: fc.Arbitrary<string>) =>
+      fc.nat().chain((n) => {
+        const id = this.pick(pool, 'own', n);
+        return id ? fc.constant(id) : fallback;
+      });
     const unique = (prefix: string) => fc.constant(null).map(() => this.unique(prefix));
-    const recent = fc.integer({ min: -10 * 86_400_000, max: 3_600_000 }).map((offset) => new Date(Date.now() + offset).toISOString());
+    const recent = fc
+      .integer({ min: -10 * 86_400_000, max: 3_600_000 })
+      .map((offset) => new Date(Date.now() + offset).toISOString());
     switch (name) {
-      case 'account_id': return fc.constantFrom(this.accounts.own, this.accounts.other);
-      case 'trunk_id': return fromPool('/v1/trunks', fc.constant('conn_missing'));
-      case 'sip_username': return unique('fz-');
-      case 'name': return unique('Fuzz ');
-      case 'sip_password': return unique('pw-fuzz-');
-      case 'openai_api_key': return unique('sk-fuzzfuzzfuzzfuzzfuzz');
-      case 'elevenlabs_api_key': return unique('elfuzzfuzzfuzzfuzzfuzz');
-      case 'elevenlabs_agent_id': return fc.constant('agent_fuzz');
-      case 'custom_endpoint': return unique('wss://agent.example.com/ws/');
-      case 'url': case 'endpoint': case 'webhook_url': return unique('https://hooks.example.com/');
-      case 'allowed_addresses': return fc.array(fc.constantFrom('203.0.113.7', '198.51.100.0/24', '2001:db8::/32'), { maxLength: 3 });
-      case 'scopes': return fc.oneof(fc.subarray(['full', 'read', 'ingest'], { minLength: 1 }), fc.constant(['admin']));
-      case 'expires_at': return fc.integer({ min: 60_000, max: 365 * 86_400_000 }).map((ms) => new Date(Date.now() + ms).toISOString());
-      case 'as_of': case 'start_time': case 'end_time': return recent;
-      case 'start_date': case 'end_date': return fc.oneof(recent, recent.map((iso) => iso.slice(0, 10)));
-      case 'from': case 'to': return fc.integer({ min: 1_000_000, max: 999_999_999 }).map((n) => `+1555${n}`);
-      case 'cursor': return fromPool('cursor', fc.constant('bm90LWEtY3Vyc29y'));
-      case 'id': return schema.type === 'string' ? unique('call_fz') : null;
-      default: return null;
+      case 'account_id':
+        return fc.constantFrom(this.accounts.own, this.accounts.other);
+      case 'trunk_id':
+        return fromPool('/v1/trunks', fc.constant('conn_missing'));
+      case 'sip_username':
+        return unique('fz-');
+      case 'name':
+        return unique('Fuzz ');
+      case 'sip_password':
+        return unique('pw-fuzz-');
+      case 'openai_api_key':
+        return unique('sk-fuzzfuzzfuzzfuzzfuzz');
+      case 'elevenlabs_api_key':
+        return unique('elfuzzfuzzfuzzfuzzfuzz');
+      case 'elevenlabs_agent_id':
+        return fc.constant('agent_fuzz');
+      case 'custom_endpoint':
+        return unique('wss://agent.example.com/ws/');
+      case 'url':
+      case 'endpoint':
+      case 'webhook_url':
+        return unique('https://hooks.example.com/');
+      case 'allowed_addresses':
+        return fc.array(fc.constantFrom('203.0.113.7', '198.51.100.0/24', '2001:db8::/32'), { maxLength: 3 });
+      case 'scopes':
+        return fc.oneof(fc.subarray(['full', 'read', 'ingest'], { minLength: 1 }), fc.constant(['admin']));
+      case 'expires_at':
+        return fc.integer({ min: 60_000, max: 365 * 86_400_000 }).map((ms) => new Date(Date.now() + ms).toISOString());
+      case 'as_of':
+      case 'start_time':
+      case 'end_time':
+        return recent;
+      case 'start_date':
+      case 'end_date':
+        return fc.oneof(
+          recent,
+          recent.map((iso) => iso.slice(0, 10)),
+        );
+      case 'from':
+      case 'to':
+        return fc.integer({ min: 1_000_000, max: 999_999_999 }).map((n) => `+1555${n}`);
+      case 'cursor':
+        return fromPool('cursor', fc.constant('bm90LWEtY3Vyc29y'));
+      case 'id':
+        return schema.type === 'string' ? unique('call_fz') : null;
+      default:
+        return null;
     }
   };
 }

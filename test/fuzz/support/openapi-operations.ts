@@ -31,7 +31,10 @@ export function resolveRefs(node: unknown, document: Schema, depth = 0): any {
   if (typeof node !== 'object' || node === null) return node;
   const object = node as Schema;
   if (typeof object.$ref === 'string') {
-    const target = object.$ref.replace(/^#\//, '').split('/').reduce((at: any, part: string) => at?.[part], document);
+    const target = object.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: any, part: string) => at?.[part], document);
     if (target === undefined) throw new Error(`unresolvable $ref ${object.$ref}`);
     return resolveRefs(target, document, depth + 1);
   }
@@ -44,7 +47,9 @@ export function operationsOf(document: Schema): Operation[] {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const params: Parameter[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Schema) => resolveRefs(p, document));
+      const params: Parameter[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Schema) =>
+        resolveRefs(p, document),
+      );
       const requestBody = op.requestBody ? resolveRefs(op.requestBody, document) : null;
       const responses: Record<string, Schema | null> = {};
       for (const [status, response] of Object.entries<Schema>(op.responses ?? {})) {
@@ -56,10 +61,19 @@ export function operationsOf(document: Schema): Operation[] {
         key: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
         path,
-        pathParams: params.filter((p) => p.in === 'path').map((p) => ({ ...p, required: true, schema: p.schema ?? { type: 'string' } })),
-        queryParams: params.filter((p) => p.in === 'query').map((p) => ({ ...p, required: Boolean(p.required), schema: p.schema ?? { type: 'string' } })),
+        pathParams: params
+          .filter((p) => p.in === 'path')
+          .map((p) => ({ ...p, required: true, schema: p.schema ?? { type: 'string' } })),
+        queryParams: params
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ ...p, required: Boolean(p.required), schema: p.schema ?? { type: 'string' } })),
         body: requestBody
-          ? { required: Boolean(requestBody.required), content: Object.fromEntries(Object.entries<Schema>(requestBody.content ?? {}).map(([type, media]) => [type, media.schema ?? null])) }
+          ? {
+              required: Boolean(requestBody.required),
+              content: Object.fromEntries(
+                Object.entries<Schema>(requestBody.content ?? {}).map(([type, media]) => [type, media.schema ?? null]),
+              ),
+            }
           : null,
         responses,
       });

@@ -12,7 +12,13 @@ import { repaired } from './repair';
  * sub-resources (a webhook endpoint's test delivery) exist too. Used to get another account's ids
  * for every route, including routes added after this was written.
  */
-export async function populate(app: TestApp, world: FuzzWorld, operations: Operation[], owner: Owner, seed = 1): Promise<void> {
+export async function populate(
+  app: TestApp,
+  world: FuzzWorld,
+  operations: Operation[],
+  owner: Owner,
+  seed = 1,
+): Promise<void> {
   const key = owner === 'own' ? world.keys.own.full : world.keys.other.full;
   const accountArea = (op: Operation) => {
     const policy = policyFor(op.path);
@@ -20,22 +26,35 @@ export async function populate(app: TestApp, world: FuzzWorld, operations: Opera
   };
   for (const op of operations.filter((o) => o.method === 'POST' && o.pathParams.length === 0 && accountArea(o))) {
     for (let attempt = 0; attempt < 12 && !world.pick(op.path, owner, 0); attempt++) {
-      let [plan] = fc.sample(planArbitrary(op, world).filter((p) => p.kind === 'valid'), { seed: seed + attempt, numRuns: 1 });
+      let [plan] = fc.sample(
+        planArbitrary(op, world).filter((p) => p.kind === 'valid'),
+        { seed: seed + attempt, numRuns: 1 },
+      );
       plan = { ...plan, headers: { ...plan.headers, authorization: `Bearer ${key}` }, owner };
       for (let repair = 0; repair < 6 && plan; repair++) {
-        const response = await app.anonymous.call(plan.method, plan.url, { rawBody: plan.body, headers: plan.headers, key: null });
+        const response = await app.anonymous.call(plan.method, plan.url, {
+          rawBody: plan.body,
+          headers: plan.headers,
+          key: null,
+        });
         world.learn(op.path, owner, op.method, response.status, response.body);
         if (response.status < 300) break;
         plan = repaired(op, plan, response, world, seed + repair)!;
       }
     }
   }
-  const members = operations.filter((o) => o.pathParams.length === 1 && o.method !== 'DELETE' && o.method !== 'PATCH' && accountArea(o));
+  const members = operations.filter(
+    (o) => o.pathParams.length === 1 && o.method !== 'DELETE' && o.method !== 'PATCH' && accountArea(o),
+  );
   for (const method of ['POST', 'GET']) {
     for (const op of members.filter((o) => o.method === method)) {
       const id = world.pick(collectionOf(op.path, op.pathParams[0].name), owner, 0);
       if (!id) continue;
-      const response = await app.anonymous.call(op.method, op.path.replace(`{${op.pathParams[0].name}}`, encodeURIComponent(id)), { key });
+      const response = await app.anonymous.call(
+        op.method,
+        op.path.replace(`{${op.pathParams[0].name}}`, encodeURIComponent(id)),
+        { key },
+      );
       const last = op.path.split('/').pop()!;
       if (!last.startsWith('{')) world.learn(`sub:${last}`, owner, 'GET', response.status, response.body);
     }

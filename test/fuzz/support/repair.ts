@@ -11,7 +11,13 @@ import type { Exchange } from './response-check';
  * is repaired at the field the error names (`error.param`) and sent again, so that generated
  * requests get past the semantic checks to the deep code. Null when there is nothing to repair.
  */
-export function repaired(op: Operation, plan: RequestPlan, exchange: Exchange, world: FuzzWorld, seed: number): RequestPlan | null {
+export function repaired(
+  op: Operation,
+  plan: RequestPlan,
+  exchange: Exchange,
+  world: FuzzWorld,
+  seed: number,
+): RequestPlan | null {
   if (plan.kind !== 'valid' && plan.kind !== 'boundary') return null;
   if (exchange.status !== 400) return null;
   const param = (exchange.body as { error?: { param?: unknown } } | undefined)?.error?.param;
@@ -25,7 +31,8 @@ export function repaired(op: Operation, plan: RequestPlan, exchange: Exchange, w
     return { ...plan, url: rest ? `${path}?${rest}` : path, note: `${plan.note} -${top}` };
   }
   const schema = jsonBodySchema(op);
-  if (!schema || typeof plan.body !== 'string' || !plan.headers['content-type']?.startsWith('application/json')) return null;
+  if (!schema || typeof plan.body !== 'string' || !plan.headers['content-type']?.startsWith('application/json'))
+    return null;
   let body: unknown;
   try {
     body = JSON.parse(plan.body);

@@ -26,11 +26,19 @@ export function toJsonSchema(schema: Schema, closeObjects: boolean): Schema {
   const { nullable, example, writeOnly, readOnly, ...rest } = schema;
   const out: Schema = {};
   for (const [key, value] of Object.entries(rest)) {
-    if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, toJsonSchema(v as Schema, closeObjects)]));
-    else if (['items', 'allOf', 'anyOf', 'oneOf', 'not', 'additionalProperties'].includes(key) && typeof value === 'object') out[key] = toJsonSchema(value as Schema, closeObjects);
+    if (key === 'properties')
+      out.properties = Object.fromEntries(
+        Object.entries(value as Schema).map(([k, v]) => [k, toJsonSchema(v as Schema, closeObjects)]),
+      );
+    else if (
+      ['items', 'allOf', 'anyOf', 'oneOf', 'not', 'additionalProperties'].includes(key) &&
+      typeof value === 'object'
+    )
+      out[key] = toJsonSchema(value as Schema, closeObjects);
     else out[key] = value;
   }
-  if (closeObjects && out.properties && out.additionalProperties === undefined && !out.allOf) out.additionalProperties = false;
+  if (closeObjects && out.properties && out.additionalProperties === undefined && !out.allOf)
+    out.additionalProperties = false;
   return nullable ? { anyOf: [{ type: 'null' }, out] } : out;
 }
 
@@ -50,23 +58,55 @@ export class ResponseChecker {
     const { status } = exchange;
     if (status >= 500) return [{ kind: '5xx', detail: `${status} ${exchange.text.slice(0, 300)}` }];
     if (status < 200 || status >= 300) return this.checkError(exchange);
-    if (!(String(status) in op.responses)) return [{ kind: 'undocumented-status', detail: `${status} is not among the documented responses ${Object.keys(op.responses).join(', ')}` }];
+    if (!(String(status) in op.responses))
+      return [
+        {
+          kind: 'undocumented-status',
+          detail: `${status} is not among the documented responses ${Object.keys(op.responses).join(', ')}`,
+        },
+      ];
     const schema = op.responses[String(status)];
     if (schema === null) {
-      return exchange.text === '' ? [] : [{ kind: 'schema', detail: `${status} has a body but the description publishes no schema for it: ${exchange.text.slice(0, 200)}` }];
+      return exchange.text === ''
+        ? []
+        : [
+            {
+              kind: 'schema',
+              detail: `${status} has a body but the description publishes no schema for it: ${exchange.text.slice(0, 200)}`,
+            },
+          ];
     }
     const validate = this.validatorFor(`${op.key} ${status}`, schema);
     if (validate(exchange.body)) return [];
-    return [{ kind: 'schema', detail: `${this.ajv.errorsText(validate.errors, { dataVar: 'body' })} in ${exchange.text.slice(0, 300)}` }];
+    return [
+      {
+        kind: 'schema',
+        detail: `${this.ajv.errorsText(validate.errors, { dataVar: 'body' })} in ${exchange.text.slice(0, 300)}`,
+      },
+    ];
   }
 
   private checkError(exchange: Exchange): Violation[] {
     const type = String(exchange.headers['content-type'] ?? '');
-    if (!type.startsWith('application/json')) return [{ kind: 'envelope', detail: `${exchange.status} with content-type ${type}: ${exchange.text.slice(0, 200)}` }];
-    if (!this.envelope(exchange.body)) return [{ kind: 'envelope', detail: `${exchange.status} ${this.ajv.errorsText(this.envelope.errors)}: ${exchange.text.slice(0, 200)}` }];
+    if (!type.startsWith('application/json'))
+      return [
+        { kind: 'envelope', detail: `${exchange.status} with content-type ${type}: ${exchange.text.slice(0, 200)}` },
+      ];
+    if (!this.envelope(exchange.body))
+      return [
+        {
+          kind: 'envelope',
+          detail: `${exchange.status} ${this.ajv.errorsText(this.envelope.errors)}: ${exchange.text.slice(0, 200)}`,
+        },
+      ];
     const error = (exchange.body as { error: { status: number; code: string; message: string } }).error;
     if (error.status !== exchange.status || !error.code || !error.message) {
-      return [{ kind: 'envelope', detail: `${exchange.status} but error.status ${error.status}, code "${error.code}": ${exchange.text.slice(0, 200)}` }];
+      return [
+        {
+          kind: 'envelope',
+          detail: `${exchange.status} but error.status ${error.status}, code "${error.code}": ${exchange.text.slice(0, 200)}`,
+        },
+      ];
     }
     return [];
   }

@@ -1,17 +1,32 @@
 import { getEventListeners } from 'node:events';
-import { LeaderLease, LeaderTerm, runPeriodicallyWhileLeader } from '../../../src/infrastructure/cluster/leader-lease.port';
+import {
+  LeaderLease,
+  LeaderTerm,
+  runPeriodicallyWhileLeader,
+} from '../../../src/infrastructure/cluster/leader-lease.port';
 
 /** A lease that makes this process the leader at once, with a term the test controls. */
 function leaseWith(controller: AbortController): { lease: LeaderLease; ended: Promise<void> } {
   let ended!: Promise<void>;
   const lease: LeaderLease = {
     runWhileLeader(name, task) {
-      const term: LeaderTerm = { name, fencingToken: 1, leaseValue: 'test', signal: controller.signal, resign: () => controller.abort() };
+      const term: LeaderTerm = {
+        name,
+        fencingToken: 1,
+        leaseValue: 'test',
+        signal: controller.signal,
+        resign: () => controller.abort(),
+      };
       ended = task(term);
       return { leading: true, stop: async () => (controller.abort(), await ended) };
     },
   };
-  return { lease, get ended() { return ended; } };
+  return {
+    lease,
+    get ended() {
+      return ended;
+    },
+  };
 }
 
 describe('runPeriodicallyWhileLeader', () => {
@@ -20,10 +35,16 @@ describe('runPeriodicallyWhileLeader', () => {
     const { lease } = leaseWith(controller);
     const errors: string[] = [];
     let runs = 0;
-    const leadership = runPeriodicallyWhileLeader(lease, 'job', 2, async () => {
-      runs++;
-      if (runs % 5 === 0) throw new Error(`round ${runs}`);
-    }, (error) => errors.push(error.message));
+    const leadership = runPeriodicallyWhileLeader(
+      lease,
+      'job',
+      2,
+      async () => {
+        runs++;
+        if (runs % 5 === 0) throw new Error(`round ${runs}`);
+      },
+      (error) => errors.push(error.message),
+    );
     let listeners: number;
     try {
       while (runs < 40) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -2,20 +2,41 @@ import { codecGroup, latencyBin } from '../../../src/ingestion/call-record';
 import { validateCallRecord } from '../../../src/ingestion/call-record.validation';
 
 const good = () => ({
-  id: 'call_abc123', trunk_id: 'conn_xyz', from: '+14155550100', to: '+442071838750', status: 'connected',
-  start_time: '2026-11-21T10:00:00.000Z', end_time: '2026-11-21T10:01:30.500Z', carrier_lag_ms: 40, ai_latency_ms: 500, gateway_processing_ms: 6,
+  id: 'call_abc123',
+  trunk_id: 'conn_xyz',
+  from: '+14155550100',
+  to: '+442071838750',
+  status: 'connected',
+  start_time: '2026-11-21T10:00:00.000Z',
+  end_time: '2026-11-21T10:01:30.500Z',
+  carrier_lag_ms: 40,
+  ai_latency_ms: 500,
+  gateway_processing_ms: 6,
 });
 
 describe('call record validation', () => {
   it('accepts a list-form record and derives duration from the times', () => {
     const verdict = validateCallRecord(good());
-    expect(verdict.ok && verdict.record).toMatchObject({ duration_seconds: 90, direction: 'inbound', turns: [], sip_trace: null });
+    expect(verdict.ok && verdict.record).toMatchObject({
+      duration_seconds: 90,
+      direction: 'inbound',
+      turns: [],
+      sip_trace: null,
+    });
   });
 
   it('takes latency and quality from metrics (detail form)', () => {
     const { carrier_lag_ms: _c, ...rest } = good();
-    const verdict = validateCallRecord({ ...rest, metrics: { carrier_lag_ms: 12, jitter_ms: 4, codec_used: 'G722', packet_loss_percent: 0.25 } });
-    expect(verdict.ok && verdict.record).toMatchObject({ carrier_lag_ms: 12, jitter_ms: 4, codec_used: 'G722', packet_loss_percent: 0.25 });
+    const verdict = validateCallRecord({
+      ...rest,
+      metrics: { carrier_lag_ms: 12, jitter_ms: 4, codec_used: 'G722', packet_loss_percent: 0.25 },
+    });
+    expect(verdict.ok && verdict.record).toMatchObject({
+      carrier_lag_ms: 12,
+      jitter_ms: 4,
+      codec_used: 'G722',
+      packet_loss_percent: 0.25,
+    });
   });
 
   it('ignores an account_id in the body', () => {

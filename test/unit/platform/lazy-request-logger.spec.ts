@@ -3,7 +3,10 @@ import type { Logger } from 'pino';
 import { createRootLogger, lazyRequestLogger } from '../../../src/platform/logging/logging';
 
 /** `countChildren` shadows root.child, which pino children inherit: only for tests that make none of their own. */
-function capture(level: string, countChildren = true): { root: Logger; lines: () => Record<string, unknown>[]; children: () => number } {
+function capture(
+  level: string,
+  countChildren = true,
+): { root: Logger; lines: () => Record<string, unknown>[]; children: () => number } {
   const written: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -13,13 +16,22 @@ function capture(level: string, countChildren = true): { root: Logger; lines: ()
   });
   const root = createRootLogger(level, stream as unknown as import('pino').DestinationStream);
   let children = 0;
-  if (!countChildren) return { root, lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>), children: () => children };
+  if (!countChildren)
+    return {
+      root,
+      lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>),
+      children: () => children,
+    };
   const child = root.child.bind(root);
   root.child = ((...args: Parameters<Logger['child']>) => {
     children++;
     return child(...args);
   }) as Logger['child'];
-  return { root, lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>), children: () => children };
+  return {
+    root,
+    lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>),
+    children: () => children,
+  };
 }
 
 describe('the per-request logger', () => {

@@ -16,7 +16,11 @@ describe('loadMasterKey', () => {
   it('decodes a configured base64 key of 32 bytes', async () => {
     const bytes = randomBytes(32);
     expect((await loadMasterKey(embedded(freshDir(), bytes.toString('base64')))).equals(bytes)).toBe(true);
-    expect((await loadMasterKey({ masterKey: bytes.toString('base64url'), dataDir: freshDir(), embedded: false })).equals(bytes)).toBe(true);
+    expect(
+      (await loadMasterKey({ masterKey: bytes.toString('base64url'), dataDir: freshDir(), embedded: false })).equals(
+        bytes,
+      ),
+    ).toBe(true);
   });
 
   it('prefers the configured key and writes no file', async () => {

@@ -1,4 +1,8 @@
-import { checkVaultArgs, DataKeyConflictError, type KeyVault } from '../../../src/infrastructure/secrets/key-vault.port';
+import {
+  checkVaultArgs,
+  DataKeyConflictError,
+  type KeyVault,
+} from '../../../src/infrastructure/secrets/key-vault.port';
 
 /** A KeyVault in a Map, for unit tests; test/contract/key-vault.memory.spec.ts holds it to the contract. */
 export class MemoryKeyVault implements KeyVault {
@@ -10,7 +14,8 @@ export class MemoryKeyVault implements KeyVault {
     checkVaultArgs(ownerId, wrappedKey);
     const current = this.keys.get(ownerId);
     if (current === undefined) this.keys.set(ownerId, wrappedKey);
-    else if (current !== wrappedKey) throw new DataKeyConflictError(ownerId, current === 'destroyed' ? 'destroyed' : 'exists');
+    else if (current !== wrappedKey)
+      throw new DataKeyConflictError(ownerId, current === 'destroyed' ? 'destroyed' : 'exists');
   }
 
   async get(ownerId: string): Promise<string | 'destroyed' | null> {

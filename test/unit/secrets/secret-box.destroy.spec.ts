@@ -102,12 +102,19 @@ describe('SecretBox cache', () => {
     const { box, vault, masterKey } = setup();
     const secret = await trunkWithSecret(box);
     const errors = await Promise.all([
-      setup({ vault }).box.decrypt('trunk_a', 'sip_password', secret).catch((e: Error) => e),
+      setup({ vault })
+        .box.decrypt('trunk_a', 'sip_password', secret)
+        .catch((e: Error) => e),
       box.decrypt('trunk_a', 'sip_password', { ...secret, ct: tampered(secret.ct) }).catch((e: Error) => e),
     ]);
     for (const error of errors) {
       const text = `${(error as Error).message} ${JSON.stringify(error)}`;
-      for (const forbidden of [PASSWORD, masterKey.toString('base64'), vault.keys.get('trunk_a') as string, secret.ct]) {
+      for (const forbidden of [
+        PASSWORD,
+        masterKey.toString('base64'),
+        vault.keys.get('trunk_a') as string,
+        secret.ct,
+      ]) {
         expect(text).not.toContain(forbidden);
       }
     }

@@ -14,7 +14,11 @@ export function setup(options: { masterKey?: Buffer; vault?: MemoryKeyVault; ttl
   return { box, vault, masterKey, clock };
 }
 
-export async function trunkWithSecret(box: SecretBox, trunkId = 'trunk_a', field = 'sip_password'): Promise<EncryptedSecret> {
+export async function trunkWithSecret(
+  box: SecretBox,
+  trunkId = 'trunk_a',
+  field = 'sip_password',
+): Promise<EncryptedSecret> {
   await box.createDataKey(trunkId);
   return box.encrypt(trunkId, field, PASSWORD);
 }

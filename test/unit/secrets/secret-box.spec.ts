@@ -67,15 +67,21 @@ describe('SecretBox', () => {
   it.each(['ct', 'tag', 'iv'] as const)('refuses a secret whose %s was altered', async (part) => {
     const { box } = setup();
     const secret = await trunkWithSecret(box);
-    await expect(box.decrypt('trunk_a', 'sip_password', { ...secret, [part]: tampered(secret[part]) })).rejects.toThrow(SecretUnavailableError);
+    await expect(box.decrypt('trunk_a', 'sip_password', { ...secret, [part]: tampered(secret[part]) })).rejects.toThrow(
+      SecretUnavailableError,
+    );
   });
 
   it('refuses a truncated tag and an unknown format version', async () => {
     const { box } = setup();
     const secret = await trunkWithSecret(box);
     const shortTag = Buffer.from(secret.tag, 'base64').subarray(0, 8).toString('base64');
-    await expect(box.decrypt('trunk_a', 'sip_password', { ...secret, tag: shortTag })).rejects.toThrow(SecretUnavailableError);
-    await expect(box.decrypt('trunk_a', 'sip_password', { ...secret, v: 2 } as unknown as EncryptedSecret)).rejects.toThrow(SecretUnavailableError);
+    await expect(box.decrypt('trunk_a', 'sip_password', { ...secret, tag: shortTag })).rejects.toThrow(
+      SecretUnavailableError,
+    );
+    await expect(
+      box.decrypt('trunk_a', 'sip_password', { ...secret, v: 2 } as unknown as EncryptedSecret),
+    ).rejects.toThrow(SecretUnavailableError);
   });
 
   it('cannot unwrap data keys with another master key', async () => {

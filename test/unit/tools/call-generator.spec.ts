@@ -16,8 +16,17 @@ const TO = new Date('2026-11-21T10:00:00.000Z');
 const FROM = new Date(TO.getTime() - 7 * 86_400_000);
 const TRUNKS = ['conn_aaaaaaaaaaaaaaaaaaaaaaaa', 'conn_bbbbbbbbbbbbbbbbbbbbbbbb', 'conn_cccccccccccccccccccccccc'];
 
-const options = (overrides: Partial<GenerateCallsOptions> = {}): GenerateCallsOptions => ({ count: 1_000, trunkIds: TRUNKS, from: FROM, to: TO, seed: 42, ...overrides });
-const calls = (overrides: Partial<GenerateCallsOptions> = {}): CallRecordInput[] => [...generateCalls(options(overrides))];
+const options = (overrides: Partial<GenerateCallsOptions> = {}): GenerateCallsOptions => ({
+  count: 1_000,
+  trunkIds: TRUNKS,
+  from: FROM,
+  to: TO,
+  seed: 42,
+  ...overrides,
+});
+const calls = (overrides: Partial<GenerateCallsOptions> = {}): CallRecordInput[] => [
+  ...generateCalls(options(overrides)),
+];
 const share = (n: number, total: number): number => n / total;
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -34,7 +43,9 @@ const isInt = (x: unknown): boolean => Number.isInteger(x);
 /** Every rule a single record must keep; returns the broken ones so a failure names them. */
 function problems(call: CallRecordInput, from = FROM, to = TO): string[] {
   const out: string[] = [];
-  const check = (ok: boolean, rule: string) => { if (!ok) out.push(rule); };
+  const check = (ok: boolean, rule: string) => {
+    if (!ok) out.push(rule);
+  };
   check(/^call_[A-Za-z0-9]{24}$/.test(call.id), 'id shape');
   check(TRUNKS.includes(call.trunk_id), 'known trunk');
   check(E164.test(call.from) && E164.test(call.to), 'E.164 numbers');
@@ -44,23 +55,33 @@ function problems(call: CallRecordInput, from = FROM, to = TO): string[] {
   if (call.end_time !== undefined) {
     const end = Date.parse(call.end_time);
     check(ISO.test(call.end_time) && end >= start && end <= to.getTime(), 'start ≤ end_time ≤ to');
-    if (call.duration_seconds !== undefined) check(call.duration_seconds === Math.floor((end - start) / 1000), 'duration = floor(end - start)');
+    if (call.duration_seconds !== undefined)
+      check(call.duration_seconds === Math.floor((end - start) / 1000), 'duration = floor(end - start)');
   } else {
     check(call.status === 'failed', 'only failed calls lack end_time');
   }
-  if (call.duration_seconds !== undefined) check(isInt(call.duration_seconds) && call.duration_seconds >= 0, 'integer duration');
-  if (call.disconnect_reason !== undefined) check(REASONS[call.status].has(call.disconnect_reason), 'reason fits status');
+  if (call.duration_seconds !== undefined)
+    check(isInt(call.duration_seconds) && call.duration_seconds >= 0, 'integer duration');
+  if (call.disconnect_reason !== undefined)
+    check(REASONS[call.status].has(call.disconnect_reason), 'reason fits status');
   const latencies = [call.carrier_lag_ms, call.ai_latency_ms, call.gateway_processing_ms];
   if (latencies.some((x) => x === undefined)) {
-    check(call.status === 'failed' && latencies.every((x) => x === undefined) && call.codec_used === undefined, 'metrics absent together, failed calls only');
+    check(
+      call.status === 'failed' && latencies.every((x) => x === undefined) && call.codec_used === undefined,
+      'metrics absent together, failed calls only',
+    );
   } else {
-    check(latencies.every((x) => isInt(x) && (x as number) >= 1), 'integer latencies');
+    check(
+      latencies.every((x) => isInt(x) && (x as number) >= 1),
+      'integer latencies',
+    );
     check(call.codec_used !== undefined && CODECS.has(call.codec_used), 'known codec');
     const loss = call.packet_loss_percent as number;
     check(loss >= 0 && loss <= 100 && Math.round(loss * 100) / 100 === loss, 'packet loss 0..100, 2 decimals');
     check(isInt(call.jitter_ms) && (call.jitter_ms as number) >= 0, 'integer jitter');
   }
-  if (call.status === 'failed') check(call.turns === undefined && (call.duration_seconds ?? 0) === 0, 'failed: no turns, duration 0');
+  if (call.status === 'failed')
+    check(call.turns === undefined && (call.duration_seconds ?? 0) === 0, 'failed: no turns, duration 0');
   if (call.turns) out.push(...turnProblems(call));
   out.push(...traceProblems(call));
   return out;
@@ -73,11 +94,14 @@ function turnProblems(call: CallRecordInput): string[] {
     if (turn.turn_number !== i + 1) out.push('turns 1-based and sequential');
     if (i > 0 && turn.speaker === turns[i - 1].speaker) out.push('speakers alternate');
     const afterCaller = turn.speaker === 'agent' && i > 0;
-    if (afterCaller ? turn.processing_time_ms < 1 : turn.processing_time_ms !== 0) out.push('processing_time only after caller speech');
-    if (!isInt(turn.duration_ms) || turn.duration_ms < 1 || !isInt(turn.processing_time_ms)) out.push('integer turn times');
+    if (afterCaller ? turn.processing_time_ms < 1 : turn.processing_time_ms !== 0)
+      out.push('processing_time only after caller speech');
+    if (!isInt(turn.duration_ms) || turn.duration_ms < 1 || !isInt(turn.processing_time_ms))
+      out.push('integer turn times');
   });
   const talk = turns.reduce((sum, t) => sum + t.duration_ms + t.processing_time_ms, 0);
-  if (call.end_time && talk > Date.parse(call.end_time) - Date.parse(call.start_time)) out.push('turns fit in the call');
+  if (call.end_time && talk > Date.parse(call.end_time) - Date.parse(call.start_time))
+    out.push('turns fit in the call');
   return out;
 }
 
@@ -85,13 +109,26 @@ function traceProblems(call: CallRecordInput): string[] {
   const trace = call.sip_trace ?? '';
   const out: string[] = [];
   const has = (text: string) => trace.includes(text);
-  if (!(trace.startsWith('INVITE sip:') && has('\nSIP/2.0 100 Trying\n') && has('\nCall-ID: ') && has('CSeq: 1 INVITE'))) out.push('trace opens INVITE, 100 Trying');
+  if (!(
+    trace.startsWith('INVITE sip:') &&
+    has('\nSIP/2.0 100 Trying\n') &&
+    has('\nCall-ID: ') &&
+    has('CSeq: 1 INVITE')
+  ))
+    out.push('trace opens INVITE, 100 Trying');
   if (!has(`<sip:${call.from}@`) || !has(`sip:${call.to}@`)) out.push('trace names both numbers');
   if (trace.length < 300 || trace.length > 4_000) out.push('trace size');
   if (call.status === 'failed') {
     const failure = FAILED_REASONS.find((r) => r[0] === call.disconnect_reason)?.[2];
-    if (has('\nBYE ') || has('200 OK') || !has('\nACK ') || (failure && !has(`\nSIP/2.0 ${failure}\n`))) out.push('failed trace ends in its failure response and ACK');
-  } else if (!(has('\nSIP/2.0 180 Ringing\n') && has('\nSIP/2.0 200 OK\n') && has('\nACK ') && has('\nBYE ') && has('BYE\nReason: Q.850'))) {
+    if (has('\nBYE ') || has('200 OK') || !has('\nACK ') || (failure && !has(`\nSIP/2.0 ${failure}\n`)))
+      out.push('failed trace ends in its failure response and ACK');
+  } else if (!(
+    has('\nSIP/2.0 180 Ringing\n') &&
+    has('\nSIP/2.0 200 OK\n') &&
+    has('\nACK ') &&
+    has('\nBYE ') &&
+    has('BYE\nReason: Q.850')
+  )) {
     out.push('answered trace has 180, 200, ACK, BYE, 200');
   }
   return out;
@@ -127,7 +164,10 @@ describe('call generator', () => {
   });
 
   it('produces only records that the ingestion validator accepts', () => {
-    const refused = calls({ count: 20_000, seed: 11 }).map((call) => JSON.parse(JSON.stringify(call)) as unknown).map(validateCallRecord).filter((v) => !v.ok);
+    const refused = calls({ count: 20_000, seed: 11 })
+      .map((call) => JSON.parse(JSON.stringify(call)) as unknown)
+      .map(validateCallRecord)
+      .filter((v) => !v.ok);
     expect(refused.slice(0, 3)).toEqual([]);
   });
 
@@ -145,7 +185,10 @@ describe('call generator', () => {
     for (const call of generateCalls(options({ count: 100_000, seed: 1 }))) {
       status[call.status] = (status[call.status] ?? 0) + 1;
       if (call.direction === 'inbound') inbound++;
-      if (call.codec_used !== undefined) { codec[call.codec_used] = (codec[call.codec_used] ?? 0) + 1; withCodec++; }
+      if (call.codec_used !== undefined) {
+        codec[call.codec_used] = (codec[call.codec_used] ?? 0) + 1;
+        withCodec++;
+      }
     }
     for (const [name, target] of STATUS_MIX) expect(Math.abs(share(status[name], 100_000) - target)).toBeLessThan(0.01);
     for (const [name, target] of CODEC_MIX) expect(Math.abs(share(codec[name], withCodec) - target)).toBeLessThan(0.01);
@@ -166,7 +209,9 @@ describe('call generator', () => {
     expect(metered.filter((c) => (c.ai_latency_ms as number) > 3_000).length).toBeGreaterThan(50);
     expect(median(metered.map((c) => c.gateway_processing_ms as number))).toBeGreaterThanOrEqual(2);
     expect(median(metered.map((c) => c.gateway_processing_ms as number))).toBeLessThanOrEqual(15);
-    expect(share(metered.filter((c) => (c.packet_loss_percent as number) < 1).length, metered.length)).toBeGreaterThan(0.8);
+    expect(share(metered.filter((c) => (c.packet_loss_percent as number) < 1).length, metered.length)).toBeGreaterThan(
+      0.8,
+    );
     const hour = (c: CallRecordInput) => Number(c.start_time.slice(11, 13));
     const business = sample.filter((c) => hour(c) >= 9 && hour(c) < 17).length;
     const night = sample.filter((c) => hour(c) < 5).length;
@@ -175,7 +220,12 @@ describe('call generator', () => {
 
   it('grows the number of turns with the duration of the call', () => {
     const answered = calls({ count: 20_000 }).filter((c) => c.turns && c.duration_seconds !== undefined);
-    const turnsOf = (min: number, max: number) => median(answered.filter((c) => (c.duration_seconds as number) >= min && (c.duration_seconds as number) < max).map((c) => c.turns!.length));
+    const turnsOf = (min: number, max: number) =>
+      median(
+        answered
+          .filter((c) => (c.duration_seconds as number) >= min && (c.duration_seconds as number) < max)
+          .map((c) => c.turns!.length),
+      );
     expect(turnsOf(0, 30)).toBeLessThan(turnsOf(60, 120));
     expect(turnsOf(60, 120)).toBeLessThan(turnsOf(300, 3_600));
   });
@@ -204,12 +254,24 @@ describe('toNdjson', () => {
     const bodies = [...toNdjson(records, 1_000)];
     expect(bodies.map((b) => b.split('\n').length - 1)).toEqual([1_000, 1_000, 500]);
     expect(bodies.every((b) => b.endsWith('\n') && !b.includes('\n\n'))).toBe(true);
-    const parsed = bodies.flatMap((b) => b.trimEnd().split('\n').map((line) => JSON.parse(line) as CallRecordInput));
+    const parsed = bodies.flatMap((b) =>
+      b
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as CallRecordInput),
+    );
     expect(parsed).toEqual(JSON.parse(JSON.stringify(records)));
   });
 
   it('leaves absent optional fields out of the JSON lines', () => {
-    const line = [...toNdjson(calls({ count: 5_000 }).filter((c) => c.end_time === undefined).slice(0, 1), 10)][0];
+    const line = [
+      ...toNdjson(
+        calls({ count: 5_000 })
+          .filter((c) => c.end_time === undefined)
+          .slice(0, 1),
+        10,
+      ),
+    ][0];
     expect(line).not.toContain('end_time');
     expect(line).not.toContain('undefined');
   });

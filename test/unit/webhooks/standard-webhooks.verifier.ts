@@ -5,7 +5,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * written from the spec, not from our signer): true when any v1 signature of the header is the
  * base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` under the base64-decoded part of whsec_.
  */
-export function verifyStandardWebhook(secret: string, headers: Record<string, string>, body: string, toleranceSeconds = 300): boolean {
+export function verifyStandardWebhook(
+  secret: string,
+  headers: Record<string, string>,
+  body: string,
+  toleranceSeconds = 300,
+): boolean {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const header = headers['webhook-signature'];

@@ -4,10 +4,16 @@ describe('webhook configuration', () => {
   it('defaults to the Standard Webhooks schedule: 12 attempts over about 3 days', () => {
     const config = loadConfig({});
     const total = config.webhookRetryScheduleMs.reduce((a, b) => a + b, 0);
-    expect(config.webhookRetryScheduleMs.slice(0, 7)).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(config.webhookRetryScheduleMs.slice(0, 7)).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
     expect(config.webhookRetryScheduleMs).toHaveLength(11);
     expect(total).toBe(((2 * 24 + 19) * 3600 + 35 * 60 + 5) * 1000);
-    expect({ allowPrivate: config.webhookAllowPrivate, timeout: config.webhookTimeoutMs, ca: config.webhookCaFile }).toEqual({ allowPrivate: false, timeout: 15_000, ca: null });
+    expect({
+      allowPrivate: config.webhookAllowPrivate,
+      timeout: config.webhookTimeoutMs,
+      ca: config.webhookCaFile,
+    }).toEqual({ allowPrivate: false, timeout: 15_000, ca: null });
   });
 
   it('takes a schedule in milliseconds for tests', () => {

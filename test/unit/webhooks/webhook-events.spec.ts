@@ -3,19 +3,63 @@ import { webhookEventsOf } from '../../../src/projections/webhooks/webhook-event
 
 const sealed = { v: 1, alg: 'A256GCM', iv: 'SEALED-IV', ct: 'SEALED-CT', tag: 'SEALED-TAG' };
 const stored = (type: string, data: object, id = '7d0c1f7e-0000-4000-8000-000000000001'): StoredEvent => ({
-  id, type, data, metadata: {}, streamId: 's', revision: 0, position: { hi: 1n, lo: 1n }, recordedAt: new Date('2026-11-21T10:00:00.000Z'),
+  id,
+  type,
+  data,
+  metadata: {},
+  streamId: 's',
+  revision: 0,
+  position: { hi: 1n, lo: 1n },
+  recordedAt: new Date('2026-11-21T10:00:00.000Z'),
 });
 
 describe('webhook events of stored events', () => {
   it('maps trunk events to public payloads that carry no secret, not even sealed', () => {
     const events = [
-      stored('TrunkCreated', { trunk_id: 'conn_1', account_id: 'acct_1', name: 'Main', ai_provider: 'openai', sip_username: 'main', sip_password: sealed, wiring: { openai_api_key: sealed }, settings: {}, created_at: 'c' }),
-      stored('TrunkUpdated', { trunk_id: 'conn_1', account_id: 'acct_1', changes: { name: 'New', wiring: { openai_api_key: sealed } }, updated_at: 'u' }),
-      stored('SipPasswordRotated', { trunk_id: 'conn_1', account_id: 'acct_1', sip_username: 'main', sip_password: sealed, rotated_at: 'r' }),
-      stored('TrunkDeleted', { trunk_id: 'conn_1', account_id: 'acct_1', sip_username: 'main', name: 'New', deleted_at: 'd' }),
+      stored('TrunkCreated', {
+        trunk_id: 'conn_1',
+        account_id: 'acct_1',
+        name: 'Main',
+        ai_provider: 'openai',
+        sip_username: 'main',
+        sip_password: sealed,
+        wiring: { openai_api_key: sealed },
+        settings: {},
+        created_at: 'c',
+      }),
+      stored('TrunkUpdated', {
+        trunk_id: 'conn_1',
+        account_id: 'acct_1',
+        changes: { name: 'New', wiring: { openai_api_key: sealed } },
+        updated_at: 'u',
+      }),
+      stored('SipPasswordRotated', {
+        trunk_id: 'conn_1',
+        account_id: 'acct_1',
+        sip_username: 'main',
+        sip_password: sealed,
+        rotated_at: 'r',
+      }),
+      stored('TrunkDeleted', {
+        trunk_id: 'conn_1',
+        account_id: 'acct_1',
+        sip_username: 'main',
+        name: 'New',
+        deleted_at: 'd',
+      }),
     ].flatMap(webhookEventsOf);
-    expect(events.map((e) => e.type)).toEqual(['trunk.created', 'trunk.updated', 'trunk.password_rotated', 'trunk.deleted']);
-    expect(events[1].data).toEqual({ id: 'conn_1', changed_fields: ['name', 'openai_api_key'], changes: { name: 'New' }, updated_at: 'u' });
+    expect(events.map((e) => e.type)).toEqual([
+      'trunk.created',
+      'trunk.updated',
+      'trunk.password_rotated',
+      'trunk.deleted',
+    ]);
+    expect(events[1].data).toEqual({
+      id: 'conn_1',
+      changed_fields: ['name', 'openai_api_key'],
+      changes: { name: 'New' },
+      updated_at: 'u',
+    });
     expect(JSON.stringify(events)).not.toMatch(/SEALED|sip_password|"ct"/);
   });
 
@@ -37,7 +81,14 @@ describe('webhook events of stored events', () => {
   });
 
   it('sends a ping only to the endpoint that asked, with the event id it was given', () => {
-    const [ping] = webhookEventsOf(stored('WebhookEndpointPinged', { endpoint_id: 'we_1', account_id: 'acct_1', event_id: 'evt_given', requested_at: 'p' }));
+    const [ping] = webhookEventsOf(
+      stored('WebhookEndpointPinged', {
+        endpoint_id: 'we_1',
+        account_id: 'acct_1',
+        event_id: 'evt_given',
+        requested_at: 'p',
+      }),
+    );
     expect(ping).toMatchObject({ id: 'evt_given', type: 'ping', onlyEndpoint: 'we_1' });
   });
 

@@ -1,7 +1,12 @@
 import { generateWebhookSecret, sign, signedHeaders } from '../../../src/webhooks/webhook-signer';
 import { verifyStandardWebhook } from './standard-webhooks.verifier';
 
-const BODY = JSON.stringify({ id: 'evt_1', type: 'trunk.created', created_at: '2026-11-21T10:00:00.000Z', data: { id: 'conn_1' } });
+const BODY = JSON.stringify({
+  id: 'evt_1',
+  type: 'trunk.created',
+  created_at: '2026-11-21T10:00:00.000Z',
+  data: { id: 'conn_1' },
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('webhook signer (Standard Webhooks)', () => {
@@ -25,7 +30,9 @@ describe('webhook signer (Standard Webhooks)', () => {
     // Vector from the Standard Webhooks reference libraries' test suite.
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const body = '{"test": 2432232314}';
-    expect(sign(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(sign(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
   it('a verifier rejects a changed body, another secret, and a stale timestamp', () => {

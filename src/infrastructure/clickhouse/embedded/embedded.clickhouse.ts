@@ -64,10 +64,17 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
   static async open(options: EmbeddedClickHouseOptions): Promise<EmbeddedClickHouse> {
     checkChdbInstalled();
     await mkdir(options.dir, { recursive: true });
-    const settings = { ...EXECUTOR_SETTINGS, max_execution_time: Math.ceil((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000) };
+    const settings = {
+      ...EXECUTOR_SETTINGS,
+      max_execution_time: Math.ceil((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000),
+    };
     const args = Object.entries(settings).map(([name, value]) => `--${name}=${value}`);
     const entry = options.workerEntry ?? resolveWorkerEntry();
-    const executor = new EmbeddedClickHouse({ path: options.dir, args }, entry, options.logger ?? silentClickHouseLogger);
+    const executor = new EmbeddedClickHouse(
+      { path: options.dir, args },
+      entry,
+      options.logger ?? silentClickHouseLogger,
+    );
     try {
       await executor.ping();
     } catch (error) {
@@ -151,7 +158,12 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
       execArgv: this.entry.execArgv ?? [],
       serialization: 'advanced',
       // Only what the engine needs: the parent's secrets (MASTER_KEY, …) stay in the parent.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', TRUNKLINE_CHDB_INIT: JSON.stringify(this.init) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        TZ: 'UTC',
+        TRUNKLINE_CHDB_INIT: JSON.stringify(this.init),
+      },
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
     let stderr = '';
@@ -170,7 +182,13 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     };
     const ready = new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
-      worker.once('exit', (code) => reject(new ClickHouseUnavailableError(`chDB process exited before it was ready (code ${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`)));
+      worker.once('exit', (code) =>
+        reject(
+          new ClickHouseUnavailableError(
+            `chDB process exited before it was ready (code ${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+          ),
+        ),
+      );
     });
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => {
@@ -190,7 +208,9 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     if (reply.ok) return pending.resolve(reply.text);
     const { message, clickhouseCode, unavailable } = reply.error;
     pending.reject(
-      unavailable ? new ClickHouseUnavailableError(message, undefined, clickhouseCode) : fromClickHouseCode(message, clickhouseCode, undefined),
+      unavailable
+        ? new ClickHouseUnavailableError(message, undefined, clickhouseCode)
+        : fromClickHouseCode(message, clickhouseCode, undefined),
     );
   }
 

@@ -1,4 +1,17 @@
-const SUMS = ['calls', 'connected', 'failed', 'duration_sum', 'latency_calls', 'carrier_sum', 'ai_sum', 'gateway_sum', 'total_latency_sum', 'loss_calls', 'jitter_calls', 'jitter_sum'];
+const SUMS = [
+  'calls',
+  'connected',
+  'failed',
+  'duration_sum',
+  'latency_calls',
+  'carrier_sum',
+  'ai_sum',
+  'gateway_sum',
+  'total_latency_sum',
+  'loss_calls',
+  'jitter_calls',
+  'jitter_sum',
+];
 
 /** call_stats_hourly re-aggregated per UTC day (shared by the view and the backfill). */
 const DAILY_SELECT = `SELECT

@@ -41,7 +41,9 @@ export class ServerClickHouse implements ClickHouseExecutor {
 
   async command(sql: string, params?: QueryParams): Promise<void> {
     const query_params = bindParams(params);
-    await this.run(() => this.client.command({ query: sql, query_params, clickhouse_settings: { wait_end_of_query: 1 } }));
+    await this.run(() =>
+      this.client.command({ query: sql, query_params, clickhouse_settings: { wait_end_of_query: 1 } }),
+    );
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {

@@ -48,7 +48,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The client (v6) knows esdb:// and esdb+discover://; kurrentdb:// is the same protocol renamed. */
   static connect(url: string, logger?: EventStoreLogger): EventStoreDbEventStore {
-    const esdbUrl = url.replace(/^kurrentdb(\+discover)?:\/\//i, (_m, discover: string | undefined) => `esdb${discover ?? ''}://`);
+    const esdbUrl = url.replace(
+      /^kurrentdb(\+discover)?:\/\//i,
+      (_m, discover: string | undefined) => `esdb${discover ?? ''}://`,
+    );
     try {
       return new EventStoreDbEventStore(EventStoreDBClient.connectionString(esdbUrl), logger);
     } catch (error) {
@@ -96,7 +99,11 @@ export class EventStoreDbEventStore implements EventStore {
         const pageSize = options.maxCount - events.length + 1;
         const from: ReadPosition = cursor ? toClientPosition(cursor) : START;
         let seen = 0;
-        for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: pageSize, direction: FORWARDS })) {
+        for await (const resolved of this.client.readAll({
+          fromPosition: from,
+          maxCount: pageSize,
+          direction: FORWARDS,
+        })) {
           seen += 1;
           const event = resolved.event;
           if (!event) continue;

@@ -78,7 +78,11 @@ export function toStoreError(error: unknown, streamId?: string, expected?: Expec
   if (error instanceof VersionConflictError || error instanceof EventStoreUnavailableError) return error;
   if (error instanceof WrongExpectedVersionError && streamId !== undefined && expected !== undefined) {
     const actual = error.actualVersion;
-    return new VersionConflictError(streamId, expected, typeof actual === 'bigint' ? Number(actual) : actual === NO_STREAM ? 'no_stream' : 'unknown');
+    return new VersionConflictError(
+      streamId,
+      expected,
+      typeof actual === 'bigint' ? Number(actual) : actual === NO_STREAM ? 'no_stream' : 'unknown',
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new EventStoreUnavailableError(`event store unavailable: ${redactCredentials(message)}`, error);

@@ -50,7 +50,8 @@ export class EventStoreDbSubscription implements EventSubscription {
           attempt = 0;
         }
       } catch (error) {
-        if (!this.stopped) this.logger.warn({ err: error, attempt }, 'event subscription: $all subscription dropped, reopening');
+        if (!this.stopped)
+          this.logger.warn({ err: error, attempt }, 'event subscription: $all subscription dropped, reopening');
       }
       await subscription.unsubscribe().catch(() => undefined);
       if (!this.stopped) await this.pause(retryDelay(attempt));

@@ -27,7 +27,10 @@ export const NOTIFY_CHANNEL = 'trunkline_events';
 
 export const LISTEN = `LISTEN ${NOTIFY_CHANNEL}`;
 
-export const notify = statement<{ schema: string }, never>('SELECT pg_notify($1, $2)', (p) => [NOTIFY_CHANNEL, p.schema]);
+export const notify = statement<{ schema: string }, never>('SELECT pg_notify($1, $2)', (p) => [
+  NOTIFY_CHANNEL,
+  p.schema,
+]);
 
 /** Serialises migrations of concurrent processes; DDL "IF NOT EXISTS" alone races. */
 export const LOCK_MIGRATIONS = `SELECT pg_advisory_xact_lock(hashtext('trunkline.event-store.migrate'))`;

@@ -48,7 +48,9 @@ export class PgNotifications implements CrossProcessSignal {
     this.sending = true;
     this.sql
       .query(notify.text, notify.values({ schema: this.schema }))
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'event store: NOTIFY failed; other processes fall back to polling'))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'event store: NOTIFY failed; other processes fall back to polling'),
+      )
       .finally(() => {
         this.sending = false;
         if (this.pending) {

@@ -115,7 +115,12 @@ export class PostgresEventStore implements EventStore {
     await this.client.close();
   }
 
-  private async run<P, R>(statement: sql.Statement<P, R>, params: P, streamId?: string, expected?: ExpectedVersion): Promise<R[]> {
+  private async run<P, R>(
+    statement: sql.Statement<P, R>,
+    params: P,
+    streamId?: string,
+    expected?: ExpectedVersion,
+  ): Promise<R[]> {
     try {
       return (await this.client.query<R>(statement.text, statement.values(params))).rows;
     } catch (error) {

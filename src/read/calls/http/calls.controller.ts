@@ -12,7 +12,11 @@ export class CallsController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOkResponse({ type: CallListDto, description: 'Newest first. Offset pagination with the exact total, or cursor pagination (next_cursor) at constant cost.' })
+  @ApiOkResponse({
+    type: CallListDto,
+    description:
+      'Newest first. Offset pagination with the exact total, or cursor pagination (next_cursor) at constant cost.',
+  })
   list(@Query() query: ListCallsQueryDto, @Ctx() ctx: RequestContext): Promise<CallListDto> {
     return this.queries.execute(new ListCalls(accountOf(ctx), query));
   }

@@ -4,8 +4,19 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PaginationQueryDto } from '../../../platform/http/pagination';
 import { accountOf, Ctx, RequestContext } from '../../../platform/http/request-context';
 import { AlertRuleDto, AlertRuleListDto } from '../alert-rule.dto';
-import { ListDeliveriesQueryDto, WebhookDeliveryListDto, WebhookEndpointDto, WebhookEndpointListDto } from '../webhook.dto';
-import { GetAlertRule, GetWebhookEndpoint, ListAlertRules, ListWebhookDeliveries, ListWebhookEndpoints } from '../webhook.queries';
+import {
+  ListDeliveriesQueryDto,
+  WebhookDeliveryListDto,
+  WebhookEndpointDto,
+  WebhookEndpointListDto,
+} from '../webhook.dto';
+import {
+  GetAlertRule,
+  GetWebhookEndpoint,
+  ListAlertRules,
+  ListWebhookDeliveries,
+  ListWebhookEndpoints,
+} from '../webhook.queries';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
@@ -26,8 +37,15 @@ export class WebhookEndpointsReadController {
   }
 
   @Get(':id/deliveries')
-  @ApiOkResponse({ type: WebhookDeliveryListDto, description: 'Newest first: status, attempts with their response codes, next attempt' })
-  deliveries(@Param('id') id: string, @Query() query: ListDeliveriesQueryDto, @Ctx() ctx: RequestContext): Promise<WebhookDeliveryListDto> {
+  @ApiOkResponse({
+    type: WebhookDeliveryListDto,
+    description: 'Newest first: status, attempts with their response codes, next attempt',
+  })
+  deliveries(
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookDeliveryListDto> {
     return this.queries.execute(new ListWebhookDeliveries(accountOf(ctx), id, query.limit, query.offset, query.status));
   }
 }

@@ -19,11 +19,16 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
   decide(command, state) {
     switch (command.type) {
       case 'CreateAccount':
-        if (state.status !== 'none') throw new DomainError('conflict', `Account ${command.data.accountId} already exists`);
+        if (state.status !== 'none')
+          throw new DomainError('conflict', `Account ${command.data.accountId} already exists`);
         return [
           {
             type: 'AccountCreated',
-            data: { account_id: command.data.accountId, name: command.data.name, created_at: command.data.at.toISOString() },
+            data: {
+              account_id: command.data.accountId,
+              name: command.data.name,
+              created_at: command.data.at.toISOString(),
+            },
           },
         ];
     }

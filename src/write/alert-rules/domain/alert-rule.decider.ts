@@ -3,7 +3,10 @@ import { DomainError } from '../../../shared/domain-error';
 import { AlertComparison, AlertCondition, AlertRuleEvent } from './alert-rule.events';
 
 export type AlertRuleCommand =
-  | { type: 'CreateAlertRule'; data: { ruleId: string; accountId: string; name: string | null; condition: AlertCondition; at: Date } }
+  | {
+      type: 'CreateAlertRule';
+      data: { ruleId: string; accountId: string; name: string | null; condition: AlertCondition; at: Date };
+    }
   | { type: 'DeleteAlertRule'; data: { accountId: string; at: Date } }
   /** value null: no calls in the window, nothing to judge: the state stays as it is. */
   | { type: 'EvaluateAlertRule'; data: { value: number | null; calls: number; at: Date } };
@@ -15,10 +18,14 @@ export type AlertRuleState =
 
 export function holds(comparison: AlertComparison, value: number, threshold: number): boolean {
   switch (comparison) {
-    case 'gt': return value > threshold;
-    case 'gte': return value >= threshold;
-    case 'lt': return value < threshold;
-    case 'lte': return value <= threshold;
+    case 'gt':
+      return value > threshold;
+    case 'gte':
+      return value >= threshold;
+    case 'lt':
+      return value < threshold;
+    case 'lte':
+      return value <= threshold;
   }
 }
 
@@ -33,13 +40,31 @@ export const alertRuleDecider: Decider<AlertRuleCommand, AlertRuleEvent, AlertRu
   decide(command, state) {
     switch (command.type) {
       case 'CreateAlertRule': {
-        if (state.status !== 'none') throw new DomainError('conflict', `Alert rule ${command.data.ruleId} already exists`);
+        if (state.status !== 'none')
+          throw new DomainError('conflict', `Alert rule ${command.data.ruleId} already exists`);
         const d = command.data;
-        return [{ type: 'AlertRuleCreated', data: { rule_id: d.ruleId, account_id: d.accountId, name: d.name, ...d.condition, created_at: d.at.toISOString() } }];
+        return [
+          {
+            type: 'AlertRuleCreated',
+            data: {
+              rule_id: d.ruleId,
+              account_id: d.accountId,
+              name: d.name,
+              ...d.condition,
+              created_at: d.at.toISOString(),
+            },
+          },
+        ];
       }
       case 'DeleteAlertRule': {
-        if (state.status !== 'live' || state.accountId !== command.data.accountId) throw new DomainError('not_found', 'Alert rule not found');
-        return [{ type: 'AlertRuleDeleted', data: { rule_id: state.ruleId, account_id: state.accountId, deleted_at: command.data.at.toISOString() } }];
+        if (state.status !== 'live' || state.accountId !== command.data.accountId)
+          throw new DomainError('not_found', 'Alert rule not found');
+        return [
+          {
+            type: 'AlertRuleDeleted',
+            data: { rule_id: state.ruleId, account_id: state.accountId, deleted_at: command.data.at.toISOString() },
+          },
+        ];
       }
       case 'EvaluateAlertRule': {
         const { value, calls, at } = command.data;
@@ -58,14 +83,22 @@ export const alertRuleDecider: Decider<AlertRuleCommand, AlertRuleEvent, AlertRu
     switch (event.type) {
       case 'AlertRuleCreated': {
         const { rule_id, account_id, metric, comparison, threshold, window_minutes, trunk_id } = event.data;
-        return { status: 'live', ruleId: rule_id, accountId: account_id, condition: { metric, comparison, threshold, window_minutes, trunk_id }, firing: false };
+        return {
+          status: 'live',
+          ruleId: rule_id,
+          accountId: account_id,
+          condition: { metric, comparison, threshold, window_minutes, trunk_id },
+          firing: false,
+        };
       }
       case 'AlertTriggered':
         return state.status === 'live' ? { ...state, firing: true } : state;
       case 'AlertResolved':
         return state.status === 'live' ? { ...state, firing: false } : state;
       case 'AlertRuleDeleted':
-        return state.status === 'live' ? { status: 'deleted', ruleId: state.ruleId, accountId: state.accountId } : state;
+        return state.status === 'live'
+          ? { status: 'deleted', ruleId: state.ruleId, accountId: state.accountId }
+          : state;
     }
   },
 };

@@ -1,4 +1,10 @@
-export const ALERT_METRICS = ['p95_latency_ms', 'p99_latency_ms', 'avg_ai_latency_ms', 'success_rate', 'avg_packet_loss_percent'] as const;
+export const ALERT_METRICS = [
+  'p95_latency_ms',
+  'p99_latency_ms',
+  'avg_ai_latency_ms',
+  'success_rate',
+  'avg_packet_loss_percent',
+] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
 export type AlertComparison = (typeof ALERT_COMPARISONS)[number];
@@ -29,6 +35,9 @@ export type AlertResolved = {
   data: AlertCondition & { rule_id: string; account_id: string; value: number; calls: number; resolved_at: string };
 };
 
-export type AlertRuleDeleted = { type: 'AlertRuleDeleted'; data: { rule_id: string; account_id: string; deleted_at: string } };
+export type AlertRuleDeleted = {
+  type: 'AlertRuleDeleted';
+  data: { rule_id: string; account_id: string; deleted_at: string };
+};
 
 export type AlertRuleEvent = AlertRuleCreated | AlertTriggered | AlertResolved | AlertRuleDeleted;

@@ -4,7 +4,9 @@ import { ALERT_COMPARISONS, ALERT_METRICS, AlertComparison, AlertMetric } from '
 
 export class CreateAlertRuleRequestDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional() @IsString({ message: 'name must be a string' }) @Length(1, 200, { message: 'name must be 1-200 characters' })
+  @IsOptional()
+  @IsString({ message: 'name must be a string' })
+  @Length(1, 200, { message: 'name must be 1-200 characters' })
   name?: string;
 
   @ApiProperty({ enum: ALERT_METRICS, description: 'As GET /analytics/overview computes it over the window' })
@@ -17,15 +19,23 @@ export class CreateAlertRuleRequestDto {
 
   @ApiProperty({ minimum: 0, maximum: 1e9 })
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'threshold must be a number from 0 to 1000000000' })
-  @Min(0, { message: 'threshold must be a number from 0 to 1000000000' }) @Max(1e9, { message: 'threshold must be a number from 0 to 1000000000' })
+  @Min(0, { message: 'threshold must be a number from 0 to 1000000000' })
+  @Max(1e9, { message: 'threshold must be a number from 0 to 1000000000' })
   threshold!: number;
 
-  @ApiProperty({ minimum: 5, maximum: 1440, description: 'The trailing window the metric is computed over (5 minutes to 24 hours)' })
+  @ApiProperty({
+    minimum: 5,
+    maximum: 1440,
+    description: 'The trailing window the metric is computed over (5 minutes to 24 hours)',
+  })
   @IsInt({ message: 'window_minutes must be an integer from 5 to 1440' })
-  @Min(5, { message: 'window_minutes must be an integer from 5 to 1440' }) @Max(1440, { message: 'window_minutes must be an integer from 5 to 1440' })
+  @Min(5, { message: 'window_minutes must be an integer from 5 to 1440' })
+  @Max(1440, { message: 'window_minutes must be an integer from 5 to 1440' })
   window_minutes!: number;
 
   @ApiPropertyOptional({ description: 'Only this trunk of the account; omitted: every trunk' })
-  @IsOptional() @IsString({ message: 'trunk_id must be a string' }) @Matches(/^conn_[A-Za-z0-9]{1,64}$/, { message: 'trunk_id must be a trunk id (conn_…)' })
+  @IsOptional()
+  @IsString({ message: 'trunk_id must be a string' })
+  @Matches(/^conn_[A-Za-z0-9]{1,64}$/, { message: 'trunk_id must be a trunk id (conn_…)' })
   trunk_id?: string;
 }

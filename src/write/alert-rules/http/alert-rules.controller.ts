@@ -14,7 +14,11 @@ export class AlertRulesWriteController {
 
   @Post()
   @HttpCode(201)
-  @ApiCreatedResponse({ type: AlertRuleDto, description: 'Evaluated every ALERT_EVALUATION_INTERVAL_MS; sends alert.triggered once when the condition starts to hold and alert.resolved once when it stops' })
+  @ApiCreatedResponse({
+    type: AlertRuleDto,
+    description:
+      'Evaluated every ALERT_EVALUATION_INTERVAL_MS; sends alert.triggered once when the condition starts to hold and alert.resolved once when it stops',
+  })
   create(@Body() body: CreateAlertRuleRequestDto, @Ctx() ctx: RequestContext): Promise<AlertRuleDto> {
     return this.commands.execute(new CreateAlertRule(accountOf(ctx), body, eventMetadata(ctx)));
   }

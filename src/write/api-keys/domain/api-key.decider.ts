@@ -48,8 +48,7 @@ export type ApiKeyRevoked = {
 export type ApiKeyEvent = ApiKeyIssued | ApiKeyRevoked;
 
 export type ApiKeyState =
-  | { status: 'none' }
-  | { status: 'active' | 'revoked'; keyId: string; accountId: string | null; keyHash: string };
+  { status: 'none' } | { status: 'active' | 'revoked'; keyId: string; accountId: string | null; keyHash: string };
 
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   initialState: () => ({ status: 'none' }),
@@ -59,7 +58,8 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
       case 'IssueApiKey': {
         if (state.status !== 'none') throw new DomainError('conflict', `API key ${command.data.keyId} already exists`);
         const { data } = command;
-        if (data.scopes.length === 0) throw new DomainError('missing_required_field', 'scopes must name at least one scope', { param: 'scopes' });
+        if (data.scopes.length === 0)
+          throw new DomainError('missing_required_field', 'scopes must name at least one scope', { param: 'scopes' });
         if (data.expiresAt && data.expiresAt.getTime() <= data.at.getTime()) {
           throw new DomainError('missing_required_field', 'expires_at must be in the future', { param: 'expires_at' });
         }
@@ -86,7 +86,12 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
         return [
           {
             type: 'ApiKeyRevoked',
-            data: { key_id: state.keyId, account_id: state.accountId, key_hash: state.keyHash, revoked_at: command.data.at.toISOString() },
+            data: {
+              key_id: state.keyId,
+              account_id: state.accountId,
+              key_hash: state.keyHash,
+              revoked_at: command.data.at.toISOString(),
+            },
           },
         ];
     }
@@ -95,7 +100,12 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   evolve(state, event) {
     switch (event.type) {
       case 'ApiKeyIssued':
-        return { status: 'active', keyId: event.data.key_id, accountId: event.data.account_id, keyHash: event.data.key_hash };
+        return {
+          status: 'active',
+          keyId: event.data.key_id,
+          accountId: event.data.account_id,
+          keyHash: event.data.key_hash,
+        };
       case 'ApiKeyRevoked':
         return state.status === 'none' ? state : { ...state, status: 'revoked' };
     }

@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+} from 'class-validator';
 import { SCOPES, Scope } from '../domain/api-key.decider';
 
 export class IssueApiKeyRequestDto {
@@ -14,7 +24,12 @@ export class IssueApiKeyRequestDto {
   @Length(1, 200, { message: 'name must be 1-200 characters' })
   name!: string;
 
-  @ApiProperty({ enum: SCOPES, isArray: true, description: 'full: everything of its account; read: GET only; ingest: /v1/ingest and /v1/gateway; admin: accounts and keys' })
+  @ApiProperty({
+    enum: SCOPES,
+    isArray: true,
+    description:
+      'full: everything of its account; read: GET only; ingest: /v1/ingest and /v1/gateway; admin: accounts and keys',
+  })
   @IsArray({ message: 'scopes must be an array of full, read, ingest, admin' })
   @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
   @ArrayMaxSize(4, { message: 'scopes has at most 4 entries' })

@@ -15,7 +15,12 @@ export class ApiKeysWriteController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: IssuedApiKeyDto, description: 'The key is in this response only' })
   issue(@Body() body: IssueApiKeyRequestDto, @Ctx() ctx: RequestContext): Promise<IssuedApiKeyDto> {
-    const input = { accountId: body.account_id ?? null, name: body.name, scopes: body.scopes, expiresAt: body.expires_at ? new Date(body.expires_at) : null };
+    const input = {
+      accountId: body.account_id ?? null,
+      name: body.name,
+      scopes: body.scopes,
+      expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+    };
     return this.commands.execute(new IssueApiKey(input, eventMetadata(ctx)));
   }
 

@@ -36,7 +36,9 @@ export const reservationDecider = (value: string): Decider<ReservationCommand, R
   },
 
   evolve(_state, event) {
-    return event.type === 'Reserved' ? { holder: event.data.owner_id, since: event.data.reserved_at } : { holder: null, since: null };
+    return event.type === 'Reserved'
+      ? { holder: event.data.owner_id, since: event.data.reserved_at }
+      : { holder: null, since: null };
   },
 });
 

@@ -2,7 +2,14 @@ import { Decider } from '../../../shared/decider';
 import { DomainError, invalidField } from '../../../shared/domain-error';
 import { EncryptedSecret } from '../../../shared/encrypted-secret';
 import { TrunkEvent, TrunkUpdated } from './trunk.events';
-import { ALL_PROVIDER_FIELDS, FIELDS_OF_PROVIDER, Provider, ProviderWiring, TrunkSettings, TrunkStatus } from './trunk.types';
+import {
+  ALL_PROVIDER_FIELDS,
+  FIELDS_OF_PROVIDER,
+  Provider,
+  ProviderWiring,
+  TrunkSettings,
+  TrunkStatus,
+} from './trunk.types';
 
 export type TrunkChanges = TrunkUpdated['data']['changes'];
 
@@ -10,8 +17,15 @@ export type TrunkCommand =
   | {
       type: 'CreateTrunk';
       data: {
-        trunkId: string; accountId: string; name: string; provider: Provider; sipUsername: string;
-        sipPassword: EncryptedSecret; wiring: ProviderWiring; settings: Partial<TrunkSettings>; at: Date;
+        trunkId: string;
+        accountId: string;
+        name: string;
+        provider: Provider;
+        sipUsername: string;
+        sipPassword: EncryptedSecret;
+        wiring: ProviderWiring;
+        settings: Partial<TrunkSettings>;
+        at: Date;
       };
     }
   | { type: 'UpdateTrunk'; data: { accountId: string; changes: TrunkChanges; at: Date } }
@@ -33,7 +47,12 @@ export interface LiveTrunk {
 
 export type TrunkState = { status: 'none' } | (Omit<LiveTrunk, 'status'> & { status: 'deleted' }) | LiveTrunk;
 
-const EMPTY_SETTINGS: TrunkSettings = { system_prompt: null, vad: null, provider_settings: null, allowed_addresses: null };
+const EMPTY_SETTINGS: TrunkSettings = {
+  system_prompt: null,
+  vad: null,
+  provider_settings: null,
+  allowed_addresses: null,
+};
 
 export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
   initialState: () => ({ status: 'none' }),
@@ -48,8 +67,15 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
           {
             type: 'TrunkCreated',
             data: {
-              trunk_id: d.trunkId, account_id: d.accountId, name: d.name, ai_provider: d.provider, sip_username: d.sipUsername,
-              sip_password: d.sipPassword, wiring: d.wiring, settings: { ...EMPTY_SETTINGS, ...definedOnly(d.settings) }, created_at: d.at.toISOString(),
+              trunk_id: d.trunkId,
+              account_id: d.accountId,
+              name: d.name,
+              ai_provider: d.provider,
+              sip_username: d.sipUsername,
+              sip_password: d.sipPassword,
+              wiring: d.wiring,
+              settings: { ...EMPTY_SETTINGS, ...definedOnly(d.settings) },
+              created_at: d.at.toISOString(),
             },
           },
         ];
@@ -60,14 +86,31 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
         const changes = effectiveChanges(trunk, command.data.changes);
         if (Object.keys(changes).length === 0) return [];
         const renamed = changes.name !== undefined ? { previous_name: trunk.name } : {};
-        return [{ type: 'TrunkUpdated', data: { trunk_id: trunk.trunkId, account_id: trunk.accountId, changes, ...renamed, updated_at: command.data.at.toISOString() } }];
+        return [
+          {
+            type: 'TrunkUpdated',
+            data: {
+              trunk_id: trunk.trunkId,
+              account_id: trunk.accountId,
+              changes,
+              ...renamed,
+              updated_at: command.data.at.toISOString(),
+            },
+          },
+        ];
       }
       case 'RotateSipPassword': {
         const trunk = live(state, command.data.accountId);
         return [
           {
             type: 'SipPasswordRotated',
-            data: { trunk_id: trunk.trunkId, account_id: trunk.accountId, sip_username: trunk.sipUsername, sip_password: command.data.sipPassword, rotated_at: command.data.at.toISOString() },
+            data: {
+              trunk_id: trunk.trunkId,
+              account_id: trunk.accountId,
+              sip_username: trunk.sipUsername,
+              sip_password: command.data.sipPassword,
+              rotated_at: command.data.at.toISOString(),
+            },
           },
         ];
       }
@@ -76,7 +119,13 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
         return [
           {
             type: 'TrunkDeleted',
-            data: { trunk_id: trunk.trunkId, account_id: trunk.accountId, sip_username: trunk.sipUsername, name: trunk.name, deleted_at: command.data.at.toISOString() },
+            data: {
+              trunk_id: trunk.trunkId,
+              account_id: trunk.accountId,
+              sip_username: trunk.sipUsername,
+              name: trunk.name,
+              deleted_at: command.data.at.toISOString(),
+            },
           },
         ];
       }
@@ -88,8 +137,16 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
       case 'TrunkCreated': {
         const d = event.data;
         return {
-          status: 'active', trunkId: d.trunk_id, accountId: d.account_id, name: d.name, provider: d.ai_provider, sipUsername: d.sip_username,
-          wiring: d.wiring, settings: d.settings, createdAt: d.created_at, updatedAt: d.created_at,
+          status: 'active',
+          trunkId: d.trunk_id,
+          accountId: d.account_id,
+          name: d.name,
+          provider: d.ai_provider,
+          sipUsername: d.sip_username,
+          wiring: d.wiring,
+          settings: d.settings,
+          createdAt: d.created_at,
+          updatedAt: d.created_at,
         };
       }
       case 'TrunkUpdated': {
@@ -114,7 +171,8 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
 
 /** A deleted trunk, or another account's, does not exist for the caller. */
 function live(state: TrunkState, accountId: string): LiveTrunk {
-  if (state.status === 'none' || state.status === 'deleted' || state.accountId !== accountId) throw new DomainError('not_found', 'Trunk not found');
+  if (state.status === 'none' || state.status === 'deleted' || state.accountId !== accountId)
+    throw new DomainError('not_found', 'Trunk not found');
   return state;
 }
 
@@ -122,7 +180,8 @@ function live(state: TrunkState, accountId: string): LiveTrunk {
 export function checkWiring(provider: Provider, wiring: ProviderWiring, creating: boolean): void {
   const own = FIELDS_OF_PROVIDER[provider];
   for (const field of ALL_PROVIDER_FIELDS) {
-    if (wiring[field] !== undefined && !own.includes(field)) throw invalidField(field, `${field} does not apply to a ${provider} trunk`);
+    if (wiring[field] !== undefined && !own.includes(field))
+      throw invalidField(field, `${field} does not apply to a ${provider} trunk`);
   }
   if (!creating) return;
   for (const field of own) {
@@ -140,7 +199,11 @@ function effectiveChanges(trunk: LiveTrunk, requested: TrunkChanges): TrunkChang
       (changes as Record<string, unknown>)[key] = requested[key];
     }
   }
-  const wiring = Object.fromEntries(Object.entries(requested.wiring ?? {}).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(trunk.wiring[k as keyof ProviderWiring])));
+  const wiring = Object.fromEntries(
+    Object.entries(requested.wiring ?? {}).filter(
+      ([k, v]) => JSON.stringify(v) !== JSON.stringify(trunk.wiring[k as keyof ProviderWiring]),
+    ),
+  );
   if (Object.keys(wiring).length > 0) changes.wiring = wiring;
   return changes;
 }

@@ -31,7 +31,13 @@ export type TrunkUpdated = {
 
 export type SipPasswordRotated = {
   type: 'SipPasswordRotated';
-  data: { trunk_id: string; account_id: string; sip_username: string; sip_password: EncryptedSecret; rotated_at: string };
+  data: {
+    trunk_id: string;
+    account_id: string;
+    sip_username: string;
+    sip_password: EncryptedSecret;
+    rotated_at: string;
+  };
 };
 
 export type TrunkDeleted = {

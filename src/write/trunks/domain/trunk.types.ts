@@ -38,4 +38,9 @@ export const FIELDS_OF_PROVIDER: Record<Provider, (keyof ProviderWiring)[]> = {
   custom: ['custom_endpoint'],
 };
 
-export const ALL_PROVIDER_FIELDS: (keyof ProviderWiring)[] = ['openai_api_key', 'elevenlabs_api_key', 'elevenlabs_agent_id', 'custom_endpoint'];
+export const ALL_PROVIDER_FIELDS: (keyof ProviderWiring)[] = [
+  'openai_api_key',
+  'elevenlabs_api_key',
+  'elevenlabs_agent_id',
+  'custom_endpoint',
+];

@@ -21,6 +21,7 @@ export class TrunkUpdatedDto {
 export class PasswordRotatedDto {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'Unchanged' }) sip_username!: string;
-  @ApiProperty({ description: 'The new password, generated server-side (32 characters); returned only here' }) sip_password!: string;
+  @ApiProperty({ description: 'The new password, generated server-side (32 characters); returned only here' })
+  sip_password!: string;
   @ApiProperty({ format: 'date-time' }) rotated_at!: string;
 }

@@ -1,32 +1,52 @@
 import { isIP } from 'node:net';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsString, Length, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
+import {
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  registerDecorator,
+  ValidationOptions,
+} from 'class-validator';
 
 /** Server VAD parameters, named as OpenAI's realtime API names them. */
 export class VadDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 1, description: 'Speech probability threshold' })
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'vad.threshold must be a number from 0 to 1' })
-  @Min(0, { message: 'vad.threshold must be a number from 0 to 1' }) @Max(1, { message: 'vad.threshold must be a number from 0 to 1' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'vad.threshold must be a number from 0 to 1' })
+  @Min(0, { message: 'vad.threshold must be a number from 0 to 1' })
+  @Max(1, { message: 'vad.threshold must be a number from 0 to 1' })
   threshold?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 5000 })
-  @IsOptional() @IsInt({ message: 'vad.prefix_padding_ms must be an integer from 0 to 5000' })
-  @Min(0, { message: 'vad.prefix_padding_ms must be an integer from 0 to 5000' }) @Max(5000, { message: 'vad.prefix_padding_ms must be an integer from 0 to 5000' })
+  @IsOptional()
+  @IsInt({ message: 'vad.prefix_padding_ms must be an integer from 0 to 5000' })
+  @Min(0, { message: 'vad.prefix_padding_ms must be an integer from 0 to 5000' })
+  @Max(5000, { message: 'vad.prefix_padding_ms must be an integer from 0 to 5000' })
   prefix_padding_ms?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 10000 })
-  @IsOptional() @IsInt({ message: 'vad.silence_duration_ms must be an integer from 0 to 10000' })
-  @Min(0, { message: 'vad.silence_duration_ms must be an integer from 0 to 10000' }) @Max(10000, { message: 'vad.silence_duration_ms must be an integer from 0 to 10000' })
+  @IsOptional()
+  @IsInt({ message: 'vad.silence_duration_ms must be an integer from 0 to 10000' })
+  @Min(0, { message: 'vad.silence_duration_ms must be an integer from 0 to 10000' })
+  @Max(10000, { message: 'vad.silence_duration_ms must be an integer from 0 to 10000' })
   silence_duration_ms?: number;
 }
 
 export class ProviderSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'Model name, e.g. a realtime model' })
-  @IsOptional() @IsString({ message: 'provider_settings.model must be a string' }) @Length(1, 100, { message: 'provider_settings.model must be 1-100 characters' })
+  @IsOptional()
+  @IsString({ message: 'provider_settings.model must be a string' })
+  @Length(1, 100, { message: 'provider_settings.model must be 1-100 characters' })
   model?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
-  @IsOptional() @IsString({ message: 'provider_settings.voice must be a string' }) @Length(1, 100, { message: 'provider_settings.voice must be 1-100 characters' })
+  @IsOptional()
+  @IsString({ message: 'provider_settings.voice must be a string' })
+  @Length(1, 100, { message: 'provider_settings.voice must be 1-100 characters' })
   voice?: string;
 }
 

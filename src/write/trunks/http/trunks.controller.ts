@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { accountOf, Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
 import { CreateTrunk } from '../create-trunk.handler';
 import { DeleteTrunk } from '../delete-trunk.handler';
@@ -24,14 +31,24 @@ export class TrunksWriteController {
   }
 
   @Patch(':id')
-  @ApiOkResponse({ type: TrunkUpdatedDto, description: 'Only the included fields change; active calls are not interrupted' })
-  update(@Param('id') id: string, @Body() body: UpdateTrunkRequestDto, @Ctx() ctx: RequestContext): Promise<TrunkUpdatedDto> {
+  @ApiOkResponse({
+    type: TrunkUpdatedDto,
+    description: 'Only the included fields change; active calls are not interrupted',
+  })
+  update(
+    @Param('id') id: string,
+    @Body() body: UpdateTrunkRequestDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TrunkUpdatedDto> {
     return this.commands.execute(new UpdateTrunk(id, accountOf(ctx), body, eventMetadata(ctx)));
   }
 
   @Post(':id/rotate-password')
   @HttpCode(200)
-  @ApiOkResponse({ type: PasswordRotatedDto, description: 'The old password is invalid at once; the new one is returned only here' })
+  @ApiOkResponse({
+    type: PasswordRotatedDto,
+    description: 'The old password is invalid at once; the new one is returned only here',
+  })
   rotate(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<PasswordRotatedDto> {
     return this.commands.execute(new RotateSipPassword(id, accountOf(ctx), eventMetadata(ctx)));
   }
@@ -46,7 +63,10 @@ export class TrunksWriteController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'The trunk disappears from reads; its name and sip_username are freed; its secrets become unrecoverable' })
+  @ApiNoContentResponse({
+    description:
+      'The trunk disappears from reads; its name and sip_username are freed; its secrets become unrecoverable',
+  })
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
     await this.commands.execute(new DeleteTrunk(id, accountOf(ctx), eventMetadata(ctx)));
   }

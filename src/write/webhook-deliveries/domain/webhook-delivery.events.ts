@@ -15,7 +15,10 @@ export interface AttemptOutcome {
 
 export type DeliverySucceeded = { type: 'DeliverySucceeded'; data: DeliveryRef & AttemptOutcome };
 
-export type DeliveryAttemptFailed = { type: 'DeliveryAttemptFailed'; data: DeliveryRef & AttemptOutcome & { next_attempt_at: string } };
+export type DeliveryAttemptFailed = {
+  type: 'DeliveryAttemptFailed';
+  data: DeliveryRef & AttemptOutcome & { next_attempt_at: string };
+};
 
 export type DeliveryFailReason = 'exhausted' | 'endpoint_gone' | 'endpoint_disabled' | 'endpoint_deleted';
 
@@ -32,6 +35,10 @@ export type DeliveryReplayRequested = { type: 'DeliveryReplayRequested'; data: D
  * A finished delivery older than the retention window leaves the read models (its list entry,
  * view and body); its stream keeps the whole history. Final: it can no longer be replayed.
  */
-export type DeliveryExpired = { type: 'DeliveryExpired'; data: DeliveryRef & { expired_at: string; finished_at: string } };
+export type DeliveryExpired = {
+  type: 'DeliveryExpired';
+  data: DeliveryRef & { expired_at: string; finished_at: string };
+};
 
-export type WebhookDeliveryEvent = DeliverySucceeded | DeliveryAttemptFailed | DeliveryFailed | DeliveryReplayRequested | DeliveryExpired;
+export type WebhookDeliveryEvent =
+  DeliverySucceeded | DeliveryAttemptFailed | DeliveryFailed | DeliveryReplayRequested | DeliveryExpired;

@@ -13,7 +13,10 @@ export class WebhookDeliveriesWriteController {
 
   @Post(':id/replay')
   @HttpCode(202)
-  @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'The delivery is pending again and attempted at once, with the same event id' })
+  @ApiAcceptedResponse({
+    type: WebhookDeliveryDto,
+    description: 'The delivery is pending again and attempted at once, with the same event id',
+  })
   replay(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookDeliveryDto> {
     return this.commands.execute(new ReplayWebhookDelivery(id, accountOf(ctx), eventMetadata(ctx)));
   }

@@ -30,7 +30,13 @@ export type WebhookEndpointUpdated = {
 /** The previous secret keeps signing (a second signature) until previous_secret_expires_at. */
 export type WebhookEndpointSecretRotated = {
   type: 'WebhookEndpointSecretRotated';
-  data: { endpoint_id: string; account_id: string; secret: EncryptedSecret; previous_secret_expires_at: string; rotated_at: string };
+  data: {
+    endpoint_id: string;
+    account_id: string;
+    secret: EncryptedSecret;
+    previous_secret_expires_at: string;
+    rotated_at: string;
+  };
 };
 
 /** The delivery worker's decision: the receiver answered 410 Gone, or kept failing past the schedule. */

@@ -1,10 +1,28 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { accountOf, Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
-import { WebhookDeliveryDto, WebhookEndpointCreatedDto, WebhookEndpointDto, WebhookSecretRotatedDto } from '../../../read/webhooks/webhook.dto';
+import {
+  WebhookDeliveryDto,
+  WebhookEndpointCreatedDto,
+  WebhookEndpointDto,
+  WebhookSecretRotatedDto,
+} from '../../../read/webhooks/webhook.dto';
 import { CreateWebhookEndpointRequestDto, UpdateWebhookEndpointRequestDto } from '../dto/webhook-endpoint.request.dto';
-import { CreateWebhookEndpoint, DeleteWebhookEndpoint, PingWebhookEndpoint, RotateWebhookSecret, UpdateWebhookEndpoint } from '../webhook-endpoint.handlers';
+import {
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  PingWebhookEndpoint,
+  RotateWebhookSecret,
+  UpdateWebhookEndpoint,
+} from '../webhook-endpoint.handlers';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
@@ -15,19 +33,29 @@ export class WebhookEndpointsWriteController {
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: WebhookEndpointCreatedDto, description: 'The signing secret is returned only here' })
-  create(@Body() body: CreateWebhookEndpointRequestDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointCreatedDto> {
+  create(
+    @Body() body: CreateWebhookEndpointRequestDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookEndpointCreatedDto> {
     return this.commands.execute(new CreateWebhookEndpoint(accountOf(ctx), body, eventMetadata(ctx)));
   }
 
   @Patch(':id')
   @ApiOkResponse({ type: WebhookEndpointDto })
-  update(@Param('id') id: string, @Body() body: UpdateWebhookEndpointRequestDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointDto> {
+  update(
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookEndpointRequestDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookEndpointDto> {
     return this.commands.execute(new UpdateWebhookEndpoint(id, accountOf(ctx), body, eventMetadata(ctx)));
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebhookSecretRotatedDto, description: 'The new secret (shown only here) signs at once; the previous one keeps signing too for 24 hours' })
+  @ApiOkResponse({
+    type: WebhookSecretRotatedDto,
+    description: 'The new secret (shown only here) signs at once; the previous one keeps signing too for 24 hours',
+  })
   rotate(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookSecretRotatedDto> {
     return this.commands.execute(new RotateWebhookSecret(id, accountOf(ctx), eventMetadata(ctx)));
   }
