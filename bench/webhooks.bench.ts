@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { ndjsonBatches } from '../src/tools/call-generator';
-import { CALLS_PER_EVENT } from '../src/webhooks/calls-completed.event';
+import { CALLS_PER_EVENT } from '../src/webhooks/domain/calls-completed.event';
 import { progress, runBench } from './support/bench-main';
 import { Cleanups } from './support/cleanups';
 import { recordsOf } from './support/ingest-records';

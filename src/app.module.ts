@@ -26,6 +26,7 @@ import { AccountsWriteController } from './write/accounts/http/accounts.controll
 import { IssueApiKeyHandler, RevokeApiKeyHandler } from './write/api-keys/api-key.handlers';
 import { ApiKeysWriteController } from './write/api-keys/http/api-keys.controller';
 import { CommandRunner } from './write/command-runner';
+import { READ_YOUR_WRITES } from './write/read-your-writes.port';
 import { GatewayController } from './read/gateway/http/gateway.controller';
 import { LookupGatewayTrunkHandler } from './read/gateway/gateway.queries';
 import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './read/trunk-history/trunk-history.queries';
@@ -92,6 +93,7 @@ export class AppModule {
         OpenApiDocument,
         CommandRunner,
         ReadModels,
+        { provide: READ_YOUR_WRITES, useExisting: ReadModels },
         ApiKeyLookup,
         Authenticator,
         CredentialGate,

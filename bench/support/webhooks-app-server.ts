@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/platform/config/app-config';
 import { CreateAccount } from '../../src/write/accounts/create-account.handler';
 import { IssueApiKey } from '../../src/write/api-keys/api-key.handlers';
 import { CreateTrunk } from '../../src/write/trunks/create-trunk.handler';
-import { WebhookDeliveryWorker } from '../../src/webhooks/delivery.worker';
+import { WebhookDeliveryWorker } from '../../src/webhooks/delivery/delivery.worker';
 import { failStartup, serveControl } from './child-control';
 
 /*

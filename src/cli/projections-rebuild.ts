@@ -3,7 +3,7 @@ import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-mod
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
 import { loadConfig, readModelNamespace } from '../platform/config/app-config';
 import { ProjectionRunner, rebuildTogether } from '../projections/projection-runner';
-import { webhookProjections } from '../projections/webhooks/webhook-read-models.service';
+import { webhookProjections } from '../webhooks/projections/webhook-read-models.service';
 import { buildReadModelProjections } from '../projections/read-models.service';
 import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
 import { loadMasterKey } from '../infrastructure/secrets/master-key';

@@ -93,7 +93,7 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
    * Read-your-writes: a 2xx write returns once its events are in the read models. Past the
    * bound the write still succeeds (it is durable); the delay is logged.
    */
-  async waitFor(position: GlobalPosition | null, events: { type: string; data: unknown }[] = []): Promise<void> {
+  async waitFor(position: GlobalPosition | null, events: readonly { type: string; data: unknown }[] = []): Promise<void> {
     if (position === null) return;
     const timeout = this.config.consistencyTimeoutMs;
     // Analytics only need to wait when the trunk dimension itself changes (names, deletion).

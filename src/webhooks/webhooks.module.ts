@@ -2,35 +2,35 @@ import { readFileSync } from 'node:fs';
 import { Module } from '@nestjs/common';
 import { CALL_BATCH_LISTENER } from '../ingestion/call-batch-listener.port';
 import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
-import { WebhookReadModels } from '../projections/webhooks/webhook-read-models.service';
-import { AlertRulesReadController, WebhookEndpointsReadController } from '../read/webhooks/http/webhooks.controller';
+import { WebhookReadModels } from './projections/webhook-read-models.service';
+import { AlertRulesReadController, WebhookEndpointsReadController } from './http/webhooks-read.controller';
 import {
   GetAlertRuleHandler,
   GetWebhookEndpointHandler,
   ListAlertRulesHandler,
   ListWebhookDeliveriesHandler,
   ListWebhookEndpointsHandler,
-} from '../read/webhooks/webhook.queries';
-import { CreateAlertRuleHandler, DeleteAlertRuleHandler } from '../write/alert-rules/alert-rule.handlers';
-import { AlertRulesWriteController } from '../write/alert-rules/http/alert-rules.controller';
+} from './read/webhook.queries';
+import { CreateAlertRuleHandler, DeleteAlertRuleHandler } from './write/alert-rule.handlers';
+import { AlertRulesWriteController } from './http/alert-rules.controller';
 import { CommandRunner } from '../write/command-runner';
-import { WebhookDeliveriesWriteController } from '../write/webhook-deliveries/http/webhook-deliveries.controller';
-import { ReplayWebhookDeliveryHandler } from '../write/webhook-deliveries/replay-delivery.handler';
-import { WebhookEndpointsWriteController } from '../write/webhook-endpoints/http/webhook-endpoints.controller';
-import { WebhookEndpointSupport } from '../write/webhook-endpoints/webhook-endpoint-support';
+import { WebhookDeliveriesWriteController } from './http/webhook-deliveries.controller';
+import { ReplayWebhookDeliveryHandler } from './write/replay-delivery.handler';
+import { WebhookEndpointsWriteController } from './http/webhook-endpoints.controller';
+import { WebhookEndpointSupport } from './http/webhook-endpoint-support';
 import {
   CreateWebhookEndpointHandler,
   DeleteWebhookEndpointHandler,
   PingWebhookEndpointHandler,
   RotateWebhookSecretHandler,
   UpdateWebhookEndpointHandler,
-} from '../write/webhook-endpoints/webhook-endpoint.handlers';
-import { AlertEvaluator } from './alert.evaluator';
-import { CallCompletedRecorder } from './call-completed.recorder';
-import { DeliveryRetentionSweeper } from './delivery-retention.sweeper';
-import { WebhookDeliveryWorker } from './delivery.worker';
-import { EndpointSecrets } from './endpoint-secrets';
-import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './webhook.sender';
+} from './write/webhook-endpoint.handlers';
+import { AlertEvaluator } from './alerts/alert.evaluator';
+import { CallCompletedRecorder } from './calls/call-completed.recorder';
+import { DeliveryRetentionSweeper } from './delivery/delivery-retention.sweeper';
+import { WebhookDeliveryWorker } from './delivery/delivery.worker';
+import { EndpointSecrets } from './delivery/endpoint-secrets';
+import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './delivery/webhook.sender';
 
 /**
  * Webhooks and latency alerts: endpoint, delivery and alert-rule aggregates, their read models

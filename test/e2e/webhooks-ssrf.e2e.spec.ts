@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { expectError } from '../support/http-client';
 import { useIsolatedSchema } from '../support/postgres';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
-import { isForbiddenAddress } from '../../src/webhooks/ssrf.guard';
+import { isForbiddenAddress } from '../../src/webhooks/delivery/ssrf.guard';
 import { WebhookReceiver } from './webhooks-support';
 
 const { url, schema } = useIsolatedSchema('webhooks_ssrf');

@@ -3,7 +3,7 @@ import { readModelNamespace } from '../../src/platform/config/app-config';
 import { READ_MODEL_STORE, ReadModelStore } from '../../src/infrastructure/read-model/read-model-store.port';
 import { rebuildTogether } from '../../src/projections/projection-runner';
 import { ReadModels } from '../../src/projections/read-models.service';
-import { WebhookReadModels } from '../../src/projections/webhooks/webhook-read-models.service';
+import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-models.service';
 import { ApiClient } from '../support/http-client';
 import { RedisTestContext } from '../support/redis';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';

@@ -7,9 +7,9 @@ import { EventStore } from '../../src/infrastructure/event-store/event-store.por
 import { MemoryReadModelStore } from '../../src/infrastructure/read-model/memory.read-model-store';
 import { loadConfig } from '../../src/platform/config/app-config';
 import { AppLogger, createRootLogger } from '../../src/platform/logging/logging';
-import { WebhookReadModels } from '../../src/projections/webhooks/webhook-read-models.service';
+import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-models.service';
 import { DomainError } from '../../src/shared/domain-error';
-import { CallCompletedRecorder } from '../../src/webhooks/call-completed.recorder';
+import { CallCompletedRecorder } from '../../src/webhooks/calls/call-completed.recorder';
 import type { EnrichedCallRecord } from '../../src/ingestion/call-record.row';
 
 const logging = new AppLogger(createRootLogger('silent'));

@@ -3,21 +3,21 @@ import { createEventStore } from '../../src/infrastructure/event-store/event-sto
 import { EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { MemoryReadModelStore } from '../../src/infrastructure/read-model/memory.read-model-store';
 import { ProjectionRunner } from '../../src/projections/projection-runner';
-import { alertRulesProjection } from '../../src/projections/webhooks/alert-rules.projection';
-import { webhookDeliveriesProjection } from '../../src/projections/webhooks/webhook-deliveries.projection';
-import { webhookEndpointsProjection } from '../../src/projections/webhooks/webhook-endpoints.projection';
-import { webhookKeys } from '../../src/projections/webhooks/webhook-views';
+import { alertRulesProjection } from '../../src/webhooks/projections/alert-rules.projection';
+import { webhookDeliveriesProjection } from '../../src/webhooks/projections/webhook-deliveries.projection';
+import { webhookEndpointsProjection } from '../../src/webhooks/projections/webhook-endpoints.projection';
+import { webhookKeys } from '../../src/webhooks/projections/webhook-views';
 import { DomainError } from '../../src/shared/domain-error';
 import { CommandRunner } from '../../src/write/command-runner';
-import { alertRuleDecider, alertRuleStream } from '../../src/write/alert-rules/domain/alert-rule.decider';
+import { alertRuleDecider, alertRuleStream } from '../../src/webhooks/domain/alert-rule.decider';
 import {
   webhookDeliveryDecider,
   webhookDeliveryStream,
-} from '../../src/write/webhook-deliveries/domain/webhook-delivery.decider';
+} from '../../src/webhooks/domain/webhook-delivery.decider';
 import {
   webhookEndpointDecider,
   webhookEndpointStream,
-} from '../../src/write/webhook-endpoints/domain/webhook-endpoint.decider';
+} from '../../src/webhooks/domain/webhook-endpoint.decider';
 import { useIsolatedSchema } from '../support/postgres';
 
 const { url, schema } = useIsolatedSchema('webhooks_it');

@@ -6,7 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { createApp, RunningApp } from '../../src/app.factory';
 import { CreateAccount } from '../../src/write/accounts/create-account.handler';
 import { IssueApiKey } from '../../src/write/api-keys/api-key.handlers';
-import type { Scope } from '../../src/write/api-keys/domain/api-key.decider';
+import type { Scope } from '../../src/shared/api-key-scopes';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
 import { ApiClient } from './http-client';

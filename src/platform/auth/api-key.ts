@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../../shared/ids';
-import type { Environment } from '../../write/api-keys/domain/api-key.decider';
+import type { Environment } from '../../shared/api-key-scopes';
 
 const KEY_PATTERN = /^sk_(live|test)_[A-Za-z0-9]{32}$/;
 

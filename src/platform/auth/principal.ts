@@ -1,5 +1,5 @@
 import type { ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
-import type { Environment, Scope } from '../../write/api-keys/domain/api-key.decider';
+import type { Environment, Scope } from '../../shared/api-key-scopes';
 
 /** Who is calling: attached to the request by the auth hook. */
 export interface Principal {

@@ -1,5 +1,5 @@
 import { DomainError } from '../../shared/domain-error';
-import type { Scope } from '../../write/api-keys/domain/api-key.decider';
+import type { Scope } from '../../shared/api-key-scopes';
 import { Principal } from './principal';
 
 export type RoutePolicy = { kind: 'public' } | { kind: 'scoped'; area: 'admin' | 'ingest' | 'account' | 'any' };

@@ -4,7 +4,7 @@ import { ReadAheadResult, readHash } from '../../infrastructure/read-model/read-
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { accountKeys } from '../../projections/accounts/accounts.projection';
 import { DomainError } from '../../shared/domain-error';
-import { AccountDto } from '../../write/accounts/dto/create-account.request.dto';
+import { AccountDto } from '../../contracts/accounts/account.dto';
 
 export class ListAccounts {
   constructor(

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { apiKeyKeys } from '../../projections/api-keys/api-keys.projection';
-import type { Environment, Scope } from '../../write/api-keys/domain/api-key.decider';
+import type { Environment, Scope } from '../../shared/api-key-scopes';
 
 export interface KeyCredential {
   keyId: string;

@@ -3,7 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { KEY_USAGE_STORE, KeyUsageStore } from '../../infrastructure/rate-limit/rate-limiter.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { apiKeyKeys } from '../../projections/api-keys/api-keys.projection';
-import type { Scope } from '../../write/api-keys/domain/api-key.decider';
+import type { Scope } from '../../shared/api-key-scopes';
 import { ApiKeyListItemDto } from './http/api-key-list.dto';
 
 export class ListApiKeys {

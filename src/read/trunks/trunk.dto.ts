@@ -9,7 +9,7 @@ import {
   TrunkStatus,
   Vad,
 } from '../../write/trunks/domain/trunk.types';
-import { ProviderSettingsDto, VadDto } from '../../write/trunks/dto/trunk-settings.dto';
+import { ProviderSettingsDto, VadDto } from '../../contracts/trunks/trunk-settings.dto';
 
 export class ListTrunksQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ enum: TRUNK_STATUSES })

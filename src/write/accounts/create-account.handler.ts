@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
-import { ReadModels } from '../../projections/read-models.service';
+import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { CommandRunner } from '../command-runner';
 import { accountDecider, accountStream } from './domain/account.decider';
-import { AccountDto } from './dto/create-account.request.dto';
+import { AccountDto } from '../../contracts/accounts/account.dto';
 
 export class CreateAccount {
   constructor(
@@ -19,7 +19,7 @@ export class CreateAccount {
 export class CreateAccountHandler implements ICommandHandler<CreateAccount, AccountDto> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly readModels: ReadModels,
+    @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -3,14 +3,15 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventMetadata, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { generateApiKey, hashApiKey, keyHint } from '../../platform/auth/api-key';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
-import { ReadModels } from '../../projections/read-models.service';
+import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { newId } from '../../shared/ids';
 import { accountStream } from '../accounts/domain/account.decider';
 import { CommandRunner } from '../command-runner';
-import { apiKeyDecider, apiKeyStream, Scope } from './domain/api-key.decider';
-import { IssuedApiKeyDto } from './dto/issue-api-key.request.dto';
+import { apiKeyDecider, apiKeyStream } from './domain/api-key.decider';
+import { Scope } from '../../shared/api-key-scopes';
+import { IssuedApiKeyDto } from '../../contracts/api-keys/api-key.dto';
 
 export class IssueApiKey {
   constructor(
@@ -30,7 +31,7 @@ export class RevokeApiKey {
 export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedApiKeyDto> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly readModels: ReadModels,
+    @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -88,7 +89,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly readModels: ReadModels,
+    @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

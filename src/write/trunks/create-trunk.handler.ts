@@ -4,7 +4,7 @@ import { EventMetadata, VersionConflictError } from '../../infrastructure/event-
 import { ProviderCredentials } from '../../infrastructure/providers/provider-validator.port';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
-import { ReadModels } from '../../projections/read-models.service';
+import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { newId } from '../../shared/ids';
@@ -33,7 +33,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
     private readonly runner: CommandRunner,
     private readonly reservations: Reservations,
     private readonly support: TrunkSupport,
-    private readonly readModels: ReadModels,
+    @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
-import { ReadModels } from '../../projections/read-models.service';
+import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { randomBase62 } from '../../shared/ids';
@@ -29,7 +29,7 @@ export class RotateSipPassword {
 export class RotateSipPasswordHandler implements ICommandHandler<RotateSipPassword, PasswordRotatedDto> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly readModels: ReadModels,
+    @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

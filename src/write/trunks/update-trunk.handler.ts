@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import { ProviderCredentials } from '../../infrastructure/providers/provider-validator.port';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
-import { ReadModels } from '../../projections/read-models.service';
+import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../command-runner';
@@ -28,7 +28,7 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
     private readonly runner: CommandRunner,
     private readonly reservations: Reservations,
     private readonly support: TrunkSupport,
-    private readonly readModels: ReadModels,
+    @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -1,5 +1,5 @@
-import { AlertRuleCommand, alertRuleDecider } from '../../../src/write/alert-rules/domain/alert-rule.decider';
-import { AlertCondition, AlertRuleEvent } from '../../../src/write/alert-rules/domain/alert-rule.events';
+import { AlertRuleCommand, alertRuleDecider } from '../../../src/webhooks/domain/alert-rule.decider';
+import { AlertCondition, AlertRuleEvent } from '../../../src/webhooks/domain/alert-rule.events';
 import { deciderSpec } from '../../support/decider-spec';
 
 const spec = deciderSpec(alertRuleDecider);

@@ -3,7 +3,7 @@ import {
   ForbiddenAddressError,
   guardedLookup,
   isForbiddenAddress,
-} from '../../../src/webhooks/ssrf.guard';
+} from '../../../src/webhooks/delivery/ssrf.guard';
 
 describe('SSRF guard', () => {
   it.each([

@@ -2,8 +2,8 @@ import {
   AttemptResult,
   WebhookDeliveryCommand,
   webhookDeliveryDecider,
-} from '../../../src/write/webhook-deliveries/domain/webhook-delivery.decider';
-import { WebhookDeliveryEvent } from '../../../src/write/webhook-deliveries/domain/webhook-delivery.events';
+} from '../../../src/webhooks/domain/webhook-delivery.decider';
+import { WebhookDeliveryEvent } from '../../../src/webhooks/domain/webhook-delivery.events';
 import { deciderSpec } from '../../support/decider-spec';
 
 const spec = deciderSpec(webhookDeliveryDecider);

@@ -2,8 +2,8 @@ import {
   SECRET_OVERLAP_MS,
   WebhookEndpointCommand,
   webhookEndpointDecider,
-} from '../../../src/write/webhook-endpoints/domain/webhook-endpoint.decider';
-import { WebhookEndpointEvent } from '../../../src/write/webhook-endpoints/domain/webhook-endpoint.events';
+} from '../../../src/webhooks/domain/webhook-endpoint.decider';
+import { WebhookEndpointEvent } from '../../../src/webhooks/domain/webhook-endpoint.events';
 import { EncryptedSecret } from '../../../src/shared/encrypted-secret';
 import { deciderSpec } from '../../support/decider-spec';
 

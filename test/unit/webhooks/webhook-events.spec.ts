@@ -1,5 +1,5 @@
 import { StoredEvent } from '../../../src/infrastructure/event-store/event-store.port';
-import { webhookEventsOf } from '../../../src/projections/webhooks/webhook-events';
+import { webhookEventsOf } from '../../../src/webhooks/projections/webhook-events';
 
 const sealed = { v: 1, alg: 'A256GCM', iv: 'SEALED-IV', ct: 'SEALED-CT', tag: 'SEALED-TAG' };
 const stored = (type: string, data: object, id = '7d0c1f7e-0000-4000-8000-000000000001'): StoredEvent => ({

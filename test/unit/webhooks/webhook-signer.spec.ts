@@ -1,4 +1,4 @@
-import { generateWebhookSecret, sign, signedHeaders } from '../../../src/webhooks/webhook-signer';
+import { generateWebhookSecret, sign, signedHeaders } from '../../../src/webhooks/domain/webhook-signer';
 import { verifyStandardWebhook } from './standard-webhooks.verifier';
 
 const BODY = JSON.stringify({

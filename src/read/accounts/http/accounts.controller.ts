@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { PaginationDto, PaginationQueryDto } from '../../../platform/http/pagination';
 import { Ctx, RequestContext } from '../../../platform/http/request-context';
-import { AccountDto } from '../../../write/accounts/dto/create-account.request.dto';
+import { AccountDto } from '../../../contracts/accounts/account.dto';
 import { AccountList, GetAccount, ListAccounts } from '../accounts.queries';
 
 class AccountListDto {

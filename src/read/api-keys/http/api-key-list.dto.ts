@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { PaginationDto, PaginationQueryDto } from '../../../platform/http/pagination';
-import { ApiKeyDto } from '../../../write/api-keys/dto/issue-api-key.request.dto';
+import { ApiKeyDto } from '../../../contracts/api-keys/api-key.dto';
 
 export class ListApiKeysQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ description: 'Keys of this account; omitted: the admin keys' })

@@ -8,8 +8,3 @@ export class CreateAccountRequestDto {
   name!: string;
 }
 
-export class AccountDto {
-  @ApiProperty({ example: 'acct_…' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-}

@@ -3,7 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
 import { CreateAccount } from '../create-account.handler';
-import { AccountDto, CreateAccountRequestDto } from '../dto/create-account.request.dto';
+import { CreateAccountRequestDto } from '../dto/create-account.request.dto';
+import { AccountDto } from '../../../contracts/accounts/account.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth()

@@ -1,9 +1,6 @@
 import { Decider } from '../../../shared/decider';
 import { DomainError } from '../../../shared/domain-error';
-
-export const SCOPES = ['full', 'read', 'ingest', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
-export type Environment = 'live' | 'test';
+import { Environment, Scope } from '../../../shared/api-key-scopes';
 
 export type ApiKeyCommand =
   | {

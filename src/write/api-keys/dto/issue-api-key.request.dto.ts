@@ -10,7 +10,7 @@ import {
   Length,
   Matches,
 } from 'class-validator';
-import { SCOPES, Scope } from '../domain/api-key.decider';
+import { SCOPES, Scope } from '../../../shared/api-key-scopes';
 
 export class IssueApiKeyRequestDto {
   @ApiPropertyOptional({ description: 'Account the key acts for. Omit only for keys whose scopes are ["admin"].' })
@@ -42,17 +42,4 @@ export class IssueApiKeyRequestDto {
   expires_at?: string;
 }
 
-export class ApiKeyDto {
-  @ApiProperty({ example: 'key_…' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ nullable: true, type: String }) account_id!: string | null;
-  @ApiProperty({ enum: SCOPES, isArray: true }) scopes!: Scope[];
-  @ApiProperty({ enum: ['live', 'test'] }) environment!: 'live' | 'test';
-  @ApiProperty({ description: 'Last 4 characters of the key' }) key_hint!: string;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at!: string | null;
-}
 
-export class IssuedApiKeyDto extends ApiKeyDto {
-  @ApiProperty({ description: 'The key. Shown once, here; only its hash is kept.' }) key!: string;
-}

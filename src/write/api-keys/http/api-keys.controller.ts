@@ -3,7 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
 import { IssueApiKey, RevokeApiKey } from '../api-key.handlers';
-import { IssueApiKeyRequestDto, IssuedApiKeyDto } from '../dto/issue-api-key.request.dto';
+import { IssueApiKeyRequestDto } from '../dto/issue-api-key.request.dto';
+import { IssuedApiKeyDto } from '../../../contracts/api-keys/api-key.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth()

@@ -12,7 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PROVIDERS, Provider } from '../domain/trunk.types';
-import { IsCidrList, ProviderSettingsDto, VadDto } from './trunk-settings.dto';
+import { IsCidrList, ProviderSettingsDto, VadDto } from '../../../contracts/trunks/trunk-settings.dto';
 
 export const SIP_USERNAME = /^[A-Za-z0-9-]{3,64}$/;
 export const NOT_BLANK = /\S/;

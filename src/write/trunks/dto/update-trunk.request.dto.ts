@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NOT_BLANK, WSS_URL } from './create-trunk.request.dto';
-import { IsCidrList, ProviderSettingsDto, VadDto } from './trunk-settings.dto';
+import { IsCidrList, ProviderSettingsDto, VadDto } from '../../../contracts/trunks/trunk-settings.dto';
 
 /** Every field optional; only the included ones change. `null` clears a setting. */
 export class UpdateTrunkRequestDto {

@@ -1,0 +1,123 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import {
+  LEADER_LEASE,
+  LeaderLease,
+  Leadership,
+  runPeriodicallyWhileLeader,
+} from '../../infrastructure/cluster/leader-lease.port';
+import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { AppLogger } from '../../platform/logging/logging';
+import { WebhookReadModels } from '../projections/webhook-read-models.service';
+import { AlertRuleView, webhookKeys } from '../projections/webhook-views';
+import { AnalyticsQueryDto } from '../../read/analytics/analytics.dto';
+import { GetAnalyticsOverview } from '../../read/analytics/analytics.queries';
+import { CLOCK, Clock } from '../../shared/clock';
+import { CommandRunner } from '../../write/command-runner';
+import { alertRuleDecider, alertRuleStream } from '../domain/alert-rule.decider';
+import { AlertMetric } from '../domain/alert-rule.events';
+
+const PAGE = 500;
+
+interface Overview {
+  summary: { total_calls: number; success_rate: number };
+  performance: { p95_latency_ms: number; p99_latency_ms: number; avg_ai_latency_ms: number };
+  quality: { avg_packet_loss_percent: number };
+}
+
+/** A metric as GET /analytics/overview reports it for the same window: one definition for both. */
+export function metricOf(overview: Overview, metric: AlertMetric): number {
+  switch (metric) {
+    case 'p95_latency_ms':
+      return overview.performance.p95_latency_ms;
+    case 'p99_latency_ms':
+      return overview.performance.p99_latency_ms;
+    case 'avg_ai_latency_ms':
+      return overview.performance.avg_ai_latency_ms;
+    case 'success_rate':
+      return overview.summary.success_rate;
+    case 'avg_packet_loss_percent':
+      return overview.quality.avg_packet_loss_percent;
+  }
+}
+
+/**
+ * Every ALERT_EVALUATION_INTERVAL_MS, each rule's metric over its trailing window, computed by the
+ * analytics overview query itself (the ClickHouse hourly aggregates plus the raw edge hours), is
+ * handed to the rule's decider; it appends AlertTriggered/AlertResolved only on a change, with
+ * the expected version, so restarts and concurrent evaluators fire each transition once.
+ */
+@Injectable()
+export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger: Logger;
+  private leadership: Leadership | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+    private readonly queries: QueryBus,
+    private readonly runner: CommandRunner,
+    private readonly readModels: WebhookReadModels,
+    @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    logging: AppLogger,
+  ) {
+    this.logger = logging.for('alerts');
+  }
+
+  /**
+   * One evaluator among instances (a Redis lease; the process itself without Redis): the
+   * expected version already makes each transition fire once, the lease spares the duplicate
+   * ClickHouse queries.
+   */
+  onApplicationBootstrap(): void {
+    this.leadership = runPeriodicallyWhileLeader(
+      this.lease,
+      'alert-evaluator',
+      this.config.alertEvaluationIntervalMs,
+      () => this.evaluateAll(),
+      (error) => this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'),
+    );
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.leadership?.stop();
+  }
+
+  async evaluateAll(): Promise<void> {
+    for (let offset = 0; !this.stopped; offset += PAGE) {
+      const page = await this.store.page(webhookKeys.allAlertRules, webhookKeys.alertRulePrefix, offset, PAGE, 'asc');
+      for (const raw of page.values) {
+        if (raw && !this.stopped) await this.evaluate(JSON.parse(raw) as AlertRuleView);
+      }
+      if (offset + PAGE >= page.total) return;
+    }
+  }
+
+  private async evaluate(rule: AlertRuleView): Promise<void> {
+    const now = this.clock.now();
+    const query = {
+      start_date: new Date(now.getTime() - rule.window_minutes * 60_000).toISOString(),
+      end_date: now.toISOString(),
+      granularity: 'daily',
+      ...(rule.trunk_id ? { trunk_id: rule.trunk_id } : {}),
+    } as AnalyticsQueryDto;
+    const overview = (await this.queries.execute(new GetAnalyticsOverview(rule.account_id, query, now))) as Overview;
+    const calls = overview.summary.total_calls;
+    const value = calls > 0 ? metricOf(overview, rule.metric) : null;
+    const outcome = await this.runner.run(
+      alertRuleStream(rule.id),
+      alertRuleDecider,
+      { type: 'EvaluateAlertRule', data: { value, calls, at: now } },
+      { actor: 'system:alerts', correlation_id: rule.id },
+    );
+    if (outcome.events.length > 0) {
+      this.logger.info({ rule_id: rule.id, event: outcome.events[0].type, value }, 'alert rule changed state');
+      await this.readModels.waitFor(outcome.position);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import {
+  LEADER_LEASE,
+  LeaderLease,
+  Leadership,
+  runPeriodicallyWhileLeader,
+} from '../../infrastructure/cluster/leader-lease.port';
+import { EVENT_STORE, EventStore, GlobalPosition } from '../../infrastructure/event-store/event-store.port';
+import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { AppLogger } from '../../platform/logging/logging';
+import { WebhookReadModels } from '../projections/webhook-read-models.service';
+import { DeliveryView, webhookKeys } from '../projections/webhook-views';
+import { CLOCK, Clock } from '../../shared/clock';
+import { decideOnView } from './delivery-outcome';
+
+const BATCH = 200;
+
+/**
+ * Keeps the delivery read models bounded: every WEBHOOK_RETENTION_SWEEP_MS, finished
+ * (succeeded or failed) deliveries older than WEBHOOK_DELIVERY_RETENTION_MS get a DeliveryExpired
+ * event, appended with the revision the view shows (a replay in between wins), and the projection
+ * removes them from the lists, the view and the body. Their streams stay in the event store, so a
+ * rebuild removes them again and auditors keep the history. One sweeper among instances (a lease).
+ */
+@Injectable()
+export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger: Logger;
+  private leadership: Leadership | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly readModels: WebhookReadModels,
+    @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    logging: AppLogger,
+  ) {
+    this.logger = logging.for('webhook-retention');
+  }
+
+  onApplicationBootstrap(): void {
+    this.leadership = runPeriodicallyWhileLeader(
+      this.lease,
+      'webhook-retention',
+      this.config.webhookRetentionSweepMs,
+      () => this.sweep(),
+      (error) => this.logger.warn({ err: { message: error.message } }, 'webhook retention sweep failed'),
+    );
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.leadership?.stop();
+  }
+
+  /** Expires every finished delivery past the window; returns how many. */
+  async sweep(): Promise<number> {
+    let expired = 0;
+    while (!this.stopped) {
+      const cutoff = this.clock.now().getTime() - this.config.webhookDeliveryRetentionMs;
+      // Oldest first: the batch ends at the first delivery still inside the window.
+      const page = await this.store.page(webhookKeys.finished, webhookKeys.deliveryPrefix, 0, BATCH, 'asc');
+      const due = page.values
+        .map((raw) => (raw ? (JSON.parse(raw) as DeliveryView) : null))
+        .filter(
+          (view): view is DeliveryView =>
+            view !== null &&
+            (view.status === 'succeeded' || view.status === 'failed') &&
+            Date.parse(view.updated_at) <= cutoff,
+        );
+      let position: GlobalPosition | null = null;
+      for (const view of due) {
+        const appended = await this.expire(view);
+        if (appended !== null) {
+          position = appended;
+          expired++;
+        }
+      }
+      if (position !== null) await this.readModels.waitFor(position);
+      // Done when nothing more is due, or nothing could be expired (a replay raced every one).
+      if (due.length < BATCH || position === null) break;
+    }
+    if (expired > 0) this.logger.info({ expired }, 'expired finished webhook deliveries past the retention window');
+    return expired;
+  }
+
+  private async expire(view: DeliveryView): Promise<GlobalPosition | null> {
+    const ref = { delivery_id: view.id, endpoint_id: view.endpoint_id, account_id: view.account_id };
+    const outcome = await decideOnView(this.events, view, {
+      type: 'ExpireDelivery',
+      data: { ref, at: this.clock.now(), finishedAt: view.updated_at },
+    });
+    return outcome?.position ?? null;
+  }
+}

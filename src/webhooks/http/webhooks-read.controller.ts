@@ -1,0 +1,70 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { PaginationQueryDto } from '../../platform/http/pagination';
+import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
+import { AlertRuleDto, AlertRuleListDto } from '../read/alert-rule.dto';
+import {
+  ListDeliveriesQueryDto,
+  WebhookDeliveryListDto,
+  WebhookEndpointDto,
+  WebhookEndpointListDto,
+} from '../read/webhook.dto';
+import {
+  GetAlertRule,
+  GetWebhookEndpoint,
+  ListAlertRules,
+  ListWebhookDeliveries,
+  ListWebhookEndpoints,
+} from '../read/webhook.queries';
+
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@Controller('v1/webhook-endpoints')
+export class WebhookEndpointsReadController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOkResponse({ type: WebhookEndpointListDto, description: 'Newest first; secrets are never returned' })
+  list(@Query() query: PaginationQueryDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointListDto> {
+    return this.queries.execute(new ListWebhookEndpoints(accountOf(ctx), query.limit, query.offset));
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: WebhookEndpointDto })
+  get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookEndpointDto> {
+    return this.queries.execute(new GetWebhookEndpoint(accountOf(ctx), id));
+  }
+
+  @Get(':id/deliveries')
+  @ApiOkResponse({
+    type: WebhookDeliveryListDto,
+    description: 'Newest first: status, attempts with their response codes, next attempt',
+  })
+  deliveries(
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookDeliveryListDto> {
+    return this.queries.execute(new ListWebhookDeliveries(accountOf(ctx), id, query.limit, query.offset, query.status));
+  }
+}
+
+@ApiTags('alerts')
+@ApiBearerAuth()
+@Controller('v1/alert-rules')
+export class AlertRulesReadController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOkResponse({ type: AlertRuleListDto, description: 'Newest first' })
+  list(@Query() query: PaginationQueryDto, @Ctx() ctx: RequestContext): Promise<AlertRuleListDto> {
+    return this.queries.execute(new ListAlertRules(accountOf(ctx), query.limit, query.offset));
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: AlertRuleDto })
+  get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<AlertRuleDto> {
+    return this.queries.execute(new GetAlertRule(accountOf(ctx), id));
+  }
+}

@@ -1,0 +1,167 @@
+import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
+import { AttemptOutcome, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
+import { subscribes } from '../domain/webhook-event-types';
+import { Projection, ProjectionView } from '../../projections/projection';
+import { deliveryIdOf } from '../domain/deterministic-id';
+import { readJson, setJson } from './json-view';
+import { payloadOf, WebhookEvent, webhookEventsOf } from './webhook-events';
+import { DeliveryStatus, DeliveryView, EndpointView, HISTORY_KEPT, Subscription, webhookKeys } from './webhook-views';
+
+/**
+ * The dispatcher, as a pure projection (an outbox by construction): each source event becomes a
+ * pending delivery per subscribed endpoint, its id derived from the event and the endpoint, due
+ * at once. What happens to a delivery afterwards is recorded as events of its own stream by the
+ * worker, and folded here into the delivery view and the due queue. Nothing is written anywhere
+ * but this runner's atomic batch, so a crash can neither lose a delivery nor create one twice.
+ */
+export const webhookDeliveriesProjection: Projection = {
+  name: 'webhook-deliveries',
+  async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+    if (DELIVERY_EVENTS.has(stored.type)) return recordOutcome(view, stored, stored as unknown as WebhookDeliveryEvent);
+    const events = webhookEventsOf(stored);
+    if (events.length === 0) return [];
+    const subscriptions = (await readJson<Subscription[]>(view, webhookKeys.subscriptions(events[0].accountId))) ?? [];
+    const ops: WriteOp[] = [];
+    for (const event of events) {
+      for (const sub of subscriptions) {
+        const wanted = event.onlyEndpoint
+          ? event.onlyEndpoint === sub.id
+          : sub.enabled && subscribes(sub.event_types, event.type);
+        if (wanted) ops.push(...(await schedule(view, event, sub.id)));
+      }
+    }
+    return ops;
+  },
+};
+
+const DELIVERY_EVENTS = new Set<string>([
+  'DeliverySucceeded',
+  'DeliveryAttemptFailed',
+  'DeliveryFailed',
+  'DeliveryReplayRequested',
+  'DeliveryExpired',
+]);
+
+async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: string): Promise<WriteOp[]> {
+  const id = deliveryIdOf(event.id, endpointId);
+  if (await view.get(webhookKeys.delivery(id))) return [];
+  const delivery: DeliveryView = {
+    id,
+    endpoint_id: endpointId,
+    account_id: event.accountId,
+    event_id: event.id,
+    event_type: event.type,
+    status: 'pending',
+    attempts: 0,
+    round_attempts: 0,
+    next_attempt_at: event.createdAt,
+    last_response_status: null,
+    last_error: null,
+    failure_reason: null,
+    created_at: event.createdAt,
+    updated_at: event.createdAt,
+    revision: -1,
+    history: [],
+  };
+  const created = Date.parse(event.createdAt);
+  return [
+    setJson(webhookKeys.delivery(id), delivery),
+    { op: 'set', key: webhookKeys.deliveryBody(id), value: payloadOf(event) },
+    { op: 'zadd', key: webhookKeys.deliveriesOf(endpointId), score: created, member: id },
+    { op: 'zadd', key: webhookKeys.deliveriesByStatus(endpointId, 'pending'), score: created, member: id },
+    { op: 'zadd', key: webhookKeys.due, score: created, member: id },
+  ];
+}
+
+async function recordOutcome(
+  view: ProjectionView,
+  stored: StoredEvent,
+  event: WebhookDeliveryEvent,
+): Promise<WriteOp[]> {
+  const before = await readJson<DeliveryView>(view, webhookKeys.delivery(event.data.delivery_id));
+  if (!before) return [];
+  if (event.type === 'DeliveryExpired') return expire(before);
+  const after = { ...evolveView(before, event), revision: stored.revision };
+  const ops: WriteOp[] = [setJson(webhookKeys.delivery(after.id), after)];
+  if (after.status !== before.status) {
+    const created = Date.parse(after.created_at);
+    ops.push({ op: 'zrem', key: webhookKeys.deliveriesByStatus(after.endpoint_id, before.status), member: after.id });
+    ops.push({
+      op: 'zadd',
+      key: webhookKeys.deliveriesByStatus(after.endpoint_id, after.status),
+      score: created,
+      member: after.id,
+    });
+  }
+  ops.push(
+    after.status === 'pending' && after.next_attempt_at
+      ? { op: 'zadd', key: webhookKeys.due, score: Date.parse(after.next_attempt_at), member: after.id }
+      : { op: 'zrem', key: webhookKeys.due, member: after.id },
+  );
+  ops.push(
+    after.status === 'pending'
+      ? { op: 'zrem', key: webhookKeys.finished, member: after.id }
+      : { op: 'zadd', key: webhookKeys.finished, score: Date.parse(after.updated_at), member: after.id },
+  );
+  if (event.type === 'DeliverySucceeded') {
+    const endpoint = await readJson<EndpointView>(view, webhookKeys.endpoint(after.endpoint_id));
+    if (endpoint)
+      ops.push(setJson(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }));
+  }
+  return ops;
+}
+
+/** Past the retention window: out of every list and queue, view and body gone. */
+function expire(v: DeliveryView): WriteOp[] {
+  return [
+    { op: 'del', key: webhookKeys.delivery(v.id) },
+    { op: 'del', key: webhookKeys.deliveryBody(v.id) },
+    { op: 'zrem', key: webhookKeys.deliveriesOf(v.endpoint_id), member: v.id },
+    { op: 'zrem', key: webhookKeys.deliveriesByStatus(v.endpoint_id, v.status), member: v.id },
+    { op: 'zrem', key: webhookKeys.due, member: v.id },
+    { op: 'zrem', key: webhookKeys.finished, member: v.id },
+  ];
+}
+
+function evolveView(v: DeliveryView, event: Exclude<WebhookDeliveryEvent, { type: 'DeliveryExpired' }>): DeliveryView {
+  const attempted = (o: AttemptOutcome, status: DeliveryStatus, next: string | null): DeliveryView => ({
+    ...v,
+    status,
+    attempts: v.attempts + 1,
+    round_attempts: v.round_attempts + 1,
+    next_attempt_at: next,
+    last_response_status: o.response_status,
+    last_error: o.error,
+    updated_at: o.attempted_at,
+    history: [...v.history, o].slice(-HISTORY_KEPT),
+  });
+  const outcome = (d: AttemptOutcome): AttemptOutcome => ({
+    attempt: d.attempt,
+    response_status: d.response_status,
+    error: d.error,
+    attempted_at: d.attempted_at,
+  });
+  switch (event.type) {
+    case 'DeliverySucceeded':
+      return { ...attempted(outcome(event.data), 'succeeded', null), failure_reason: null };
+    case 'DeliveryAttemptFailed':
+      return attempted(outcome(event.data), 'pending', event.data.next_attempt_at);
+    case 'DeliveryFailed': {
+      const last = event.data.last_attempt;
+      const base = last
+        ? attempted(last, 'failed', null)
+        : { ...v, status: 'failed' as const, next_attempt_at: null, updated_at: event.data.failed_at };
+      return { ...base, failure_reason: event.data.reason };
+    }
+    case 'DeliveryReplayRequested':
+      return {
+        ...v,
+        status: 'pending',
+        round_attempts: 0,
+        next_attempt_at: event.data.requested_at,
+        failure_reason: null,
+        updated_at: event.data.requested_at,
+      };
+  }
+}

@@ -1,0 +1,124 @@
+import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import { CALLS_PER_EVENT, CallsCompleted } from '../domain/calls-completed.event';
+import { AlertRuleEvent } from '../domain/alert-rule.events';
+import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { WebhookEndpointPinged } from '../domain/webhook-endpoint.events';
+import { derivedId } from '../domain/deterministic-id';
+
+/** One webhook event (Standard Webhooks payload `{id, type, created_at, data}`) and who gets it. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  accountId: string;
+  createdAt: string;
+  data: object;
+  /** Set for `ping`: only the endpoint that asked. */
+  onlyEndpoint?: string;
+}
+
+/**
+ * The webhook events a stored event stands for. Pure: ids derive from the stored event's id, so a
+ * replay yields the same events. Trunk payloads are built field by field from a list of public
+ * fields, so a secret (even sealed) can never reach a receiver.
+ */
+export function webhookEventsOf(stored: StoredEvent): WebhookEvent[] {
+  const base = (type: string, accountId: string, data: object, seed = stored.id): WebhookEvent => ({
+    id: derivedId('evt', seed),
+    type,
+    accountId,
+    createdAt: stored.recordedAt.toISOString(),
+    data,
+  });
+  const event = stored as unknown as TrunkEvent | AlertRuleEvent | CallsCompleted | WebhookEndpointPinged;
+  switch (event.type) {
+    case 'TrunkCreated': {
+      const d = event.data;
+      return [
+        base('trunk.created', d.account_id, {
+          id: d.trunk_id,
+          name: d.name,
+          status: 'active',
+          ai_provider: d.ai_provider,
+          sip_username: d.sip_username,
+          created_at: d.created_at,
+        }),
+      ];
+    }
+    case 'TrunkUpdated': {
+      const d = event.data;
+      const { wiring, ...settings } = d.changes;
+      const publicWiring = {
+        ...(wiring?.elevenlabs_agent_id !== undefined ? { elevenlabs_agent_id: wiring.elevenlabs_agent_id } : {}),
+        ...(wiring?.custom_endpoint !== undefined ? { custom_endpoint: wiring.custom_endpoint } : {}),
+      };
+      const changedFields = [...Object.keys(settings), ...Object.keys(wiring ?? {})].sort();
+      return [
+        base('trunk.updated', d.account_id, {
+          id: d.trunk_id,
+          changed_fields: changedFields,
+          changes: { ...settings, ...publicWiring },
+          updated_at: d.updated_at,
+        }),
+      ];
+    }
+    case 'SipPasswordRotated': {
+      const d = event.data;
+      return [
+        base('trunk.password_rotated', d.account_id, {
+          id: d.trunk_id,
+          sip_username: d.sip_username,
+          rotated_at: d.rotated_at,
+        }),
+      ];
+    }
+    case 'TrunkDeleted': {
+      const d = event.data;
+      return [
+        base('trunk.deleted', d.account_id, {
+          id: d.trunk_id,
+          name: d.name,
+          sip_username: d.sip_username,
+          deleted_at: d.deleted_at,
+        }),
+      ];
+    }
+    case 'AlertTriggered':
+    case 'AlertResolved': {
+      const { account_id, rule_id, ...rest } = event.data;
+      return [
+        base(event.type === 'AlertTriggered' ? 'alert.triggered' : 'alert.resolved', account_id, { rule_id, ...rest }),
+      ];
+    }
+    case 'CallsCompleted': {
+      const out: WebhookEvent[] = [];
+      for (let i = 0; i < event.data.calls.length; i += CALLS_PER_EVENT) {
+        out.push(
+          base(
+            'call.completed',
+            event.data.account_id,
+            { calls: event.data.calls.slice(i, i + CALLS_PER_EVENT) },
+            `${stored.id}:${i}`,
+          ),
+        );
+      }
+      return out;
+    }
+    case 'WebhookEndpointPinged':
+      return [
+        {
+          ...base('ping', event.data.account_id, {
+            endpoint_id: event.data.endpoint_id,
+            message: 'A test event from Trunkline',
+          }),
+          id: event.data.event_id,
+          onlyEndpoint: event.data.endpoint_id,
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+export function payloadOf(event: WebhookEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
+}

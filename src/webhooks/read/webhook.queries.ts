@@ -1,0 +1,152 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import {
+  AlertRuleView,
+  DeliveryStatus,
+  DeliveryView,
+  EndpointView,
+  webhookKeys,
+} from '../projections/webhook-views';
+import { notFound } from '../../shared/domain-error';
+import { alertRuleDto, AlertRuleDto, AlertRuleListDto } from './alert-rule.dto';
+import {
+  deliveryDto,
+  endpointDto,
+  WebhookDeliveryListDto,
+  WebhookEndpointDto,
+  WebhookEndpointListDto,
+} from './webhook.dto';
+
+export class ListWebhookEndpoints {
+  constructor(
+    readonly accountId: string,
+    readonly limit: number,
+    readonly offset: number,
+  ) {}
+}
+export class GetWebhookEndpoint {
+  constructor(
+    readonly accountId: string,
+    readonly endpointId: string,
+  ) {}
+}
+export class ListWebhookDeliveries {
+  constructor(
+    readonly accountId: string,
+    readonly endpointId: string,
+    readonly limit: number,
+    readonly offset: number,
+    readonly status: DeliveryStatus | undefined,
+  ) {}
+}
+export class ListAlertRules {
+  constructor(
+    readonly accountId: string,
+    readonly limit: number,
+    readonly offset: number,
+  ) {}
+}
+export class GetAlertRule {
+  constructor(
+    readonly accountId: string,
+    readonly ruleId: string,
+  ) {}
+}
+
+const parsed = <T>(values: (string | null)[]): T[] =>
+  values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as T);
+
+async function ownView<T extends { account_id: string }>(
+  store: ReadModelStore,
+  key: string,
+  accountId: string,
+  what: string,
+): Promise<T> {
+  const raw = await store.get(key);
+  const view = raw ? (JSON.parse(raw) as T) : null;
+  if (!view || view.account_id !== accountId) throw notFound(what);
+  return view;
+}
+
+/** Newest first, like the other lists; one round trip per page. */
+@QueryHandler(ListWebhookEndpoints)
+export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEndpoints, WebhookEndpointListDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId, limit, offset }: ListWebhookEndpoints): Promise<WebhookEndpointListDto> {
+    const page = await this.store.page(
+      webhookKeys.endpointsOf(accountId),
+      webhookKeys.endpointPrefix,
+      offset,
+      limit,
+      'desc',
+    );
+    return {
+      webhook_endpoints: parsed<EndpointView>(page.values).map(endpointDto),
+      pagination: { limit, offset, total: page.total },
+    };
+  }
+}
+
+@QueryHandler(GetWebhookEndpoint)
+export class GetWebhookEndpointHandler implements IQueryHandler<GetWebhookEndpoint, WebhookEndpointDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId, endpointId }: GetWebhookEndpoint): Promise<WebhookEndpointDto> {
+    return endpointDto(
+      await ownView<EndpointView>(this.store, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint'),
+    );
+  }
+}
+
+@QueryHandler(ListWebhookDeliveries)
+export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveries, WebhookDeliveryListDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({
+    accountId,
+    endpointId,
+    limit,
+    offset,
+    status,
+  }: ListWebhookDeliveries): Promise<WebhookDeliveryListDto> {
+    await ownView<EndpointView>(this.store, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint');
+    const index = status ? webhookKeys.deliveriesByStatus(endpointId, status) : webhookKeys.deliveriesOf(endpointId);
+    const page = await this.store.page(index, webhookKeys.deliveryPrefix, offset, limit, 'desc');
+    return {
+      deliveries: parsed<DeliveryView>(page.values).map(deliveryDto),
+      pagination: { limit, offset, total: page.total },
+    };
+  }
+}
+
+@QueryHandler(ListAlertRules)
+export class ListAlertRulesHandler implements IQueryHandler<ListAlertRules, AlertRuleListDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId, limit, offset }: ListAlertRules): Promise<AlertRuleListDto> {
+    const page = await this.store.page(
+      webhookKeys.alertRulesOf(accountId),
+      webhookKeys.alertRulePrefix,
+      offset,
+      limit,
+      'desc',
+    );
+    return {
+      alert_rules: parsed<AlertRuleView>(page.values).map(alertRuleDto),
+      pagination: { limit, offset, total: page.total },
+    };
+  }
+}
+
+@QueryHandler(GetAlertRule)
+export class GetAlertRuleHandler implements IQueryHandler<GetAlertRule, AlertRuleDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId, ruleId }: GetAlertRule): Promise<AlertRuleDto> {
+    return alertRuleDto(
+      await ownView<AlertRuleView>(this.store, webhookKeys.alertRule(ruleId), accountId, 'Alert rule'),
+    );
+  }
+}
