@@ -18,6 +18,7 @@ import { WebhookDeliveriesWriteController } from './http/webhook-deliveries.cont
 import { ReplayWebhookDeliveryHandler } from './write/replay-delivery.handler';
 import { WebhookEndpointsWriteController } from './http/webhook-endpoints.controller';
 import { WebhookEndpointSupport } from './http/webhook-endpoint-support';
+import { GetWebhookDeliveryHandler } from './read/webhook-delivery.query';
 import {
   CreateWebhookEndpointHandler,
   DeleteWebhookEndpointHandler,
@@ -74,6 +75,7 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './delivery/we
     DeleteAlertRuleHandler,
     ListWebhookEndpointsHandler,
     GetWebhookEndpointHandler,
+    GetWebhookDeliveryHandler,
     ListWebhookDeliveriesHandler,
     ListAlertRulesHandler,
     GetAlertRuleHandler,

@@ -13,10 +13,7 @@ import { decideOnView } from './delivery-outcome';
 import { CommandRunner } from '../../write/command-runner';
 import { WebhookDeliveryCommand } from '../domain/webhook-delivery.decider';
 import { DeliveryRef, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
-import {
-  webhookEndpointDecider,
-  webhookEndpointStream,
-} from '../domain/webhook-endpoint.decider';
+import { webhookEndpointDecider, webhookEndpointStream } from '../domain/webhook-endpoint.decider';
 import { EndpointSecrets } from './endpoint-secrets';
 import { signedHeaders } from '../domain/webhook-signer';
 import { WEBHOOK_SENDER, WebhookSender } from './webhook.sender';

@@ -1,13 +1,8 @@
+import { SIGNING_SECRET_FIELD } from '../domain/webhook-signer';
 import { Inject, Injectable } from '@nestjs/common';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
 import { CommandRunner } from '../../write/command-runner';
-import {
-  webhookEndpointDecider,
-  webhookEndpointStream,
-} from '../domain/webhook-endpoint.decider';
-
-/** The SecretBox field of an endpoint's signing secret (its AAD binds it to the endpoint). */
-export const SIGNING_SECRET_FIELD = 'signing_secret';
+import { webhookEndpointDecider, webhookEndpointStream } from '../domain/webhook-endpoint.decider';
 
 interface Unsealed {
   revision: number;

@@ -3,6 +3,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 /** Standard Webhooks secrets: `whsec_` + base64 of the key bytes (24-64 bytes per the spec). */
 export const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
+/** The SecretBox field of an endpoint's signing secret (its AAD binds it to the endpoint). */
+export const SIGNING_SECRET_FIELD = 'signing_secret';
 
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');

@@ -1,16 +1,25 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { accountOf, Ctx, eventMetadata, RequestContext } from '../../platform/http/request-context';
 import { AlertRuleDto } from '../read/alert-rule.dto';
 import { CreateAlertRule, DeleteAlertRule } from '../write/alert-rule.handlers';
 import { CreateAlertRuleRequestDto } from '../write/dto/create-alert-rule.request.dto';
+import type { WebhookWrite } from '../write/webhook-write';
+import { GetAlertRule } from '../read/webhook.queries';
+import { GetTrunk } from '../../read/trunks/trunk.queries';
+import { DomainError, invalidField } from '../../shared/domain-error';
+import { WebhookEndpointSupport } from './webhook-endpoint-support';
 
 @ApiTags('alerts')
 @ApiBearerAuth()
 @Controller('v1/alert-rules')
 export class AlertRulesWriteController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly edge: WebhookEndpointSupport,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -19,14 +28,32 @@ export class AlertRulesWriteController {
     description:
       'Evaluated every ALERT_EVALUATION_INTERVAL_MS; sends alert.triggered once when the condition starts to hold and alert.resolved once when it stops',
   })
-  create(@Body() body: CreateAlertRuleRequestDto, @Ctx() ctx: RequestContext): Promise<AlertRuleDto> {
-    return this.commands.execute(new CreateAlertRule(accountOf(ctx), body, eventMetadata(ctx)));
+  async create(@Body() body: CreateAlertRuleRequestDto, @Ctx() ctx: RequestContext): Promise<AlertRuleDto> {
+    const accountId = accountOf(ctx);
+    if (body.trunk_id !== undefined) await this.checkTrunk(accountId, body.trunk_id);
+    const created: WebhookWrite & { ruleId: string } = await this.commands.execute(
+      new CreateAlertRule(accountId, body, eventMetadata(ctx)),
+    );
+    await this.edge.settled(created.position);
+    return this.queries.execute(new GetAlertRule(accountId, created.ruleId));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
-    await this.commands.execute(new DeleteAlertRule(id, accountOf(ctx), eventMetadata(ctx)));
+    const written: WebhookWrite = await this.commands.execute(
+      new DeleteAlertRule(id, accountOf(ctx), eventMetadata(ctx)),
+    );
+    await this.edge.settled(written.position);
+  }
+
+  /** Another account's trunk is reported exactly like a missing one. */
+  private async checkTrunk(accountId: string, trunkId: string): Promise<void> {
+    await this.queries.execute(new GetTrunk(accountId, trunkId)).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'not_found')
+        throw invalidField('trunk_id', `trunk ${trunkId} does not exist in this account`);
+      throw error;
+    });
   }
 }

@@ -1,22 +1,30 @@
 import { isIP } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
-import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
-import { WebhookReadModels } from '../projections/webhook-read-models.service';
-import { DeliveryView, EndpointView, webhookKeys } from '../projections/webhook-views';
-import { invalidField, notFound } from '../../shared/domain-error';
-import { CallCompletedRecorder } from '../calls/call-completed.recorder';
-import { isForbiddenAddress } from '../delivery/ssrf.guard';
+import { QueryBus } from '@nestjs/cqrs';
 import { GlobalPosition } from '../../infrastructure/event-store/event-store.port';
+import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { invalidField } from '../../shared/domain-error';
+import { CallCompletedRecorder } from '../calls/call-completed.recorder';
+import { EndpointSecrets } from '../delivery/endpoint-secrets';
+import { isForbiddenAddress } from '../delivery/ssrf.guard';
+import { WebhookReadModels } from '../projections/webhook-read-models.service';
+import { GetWebhookDelivery } from '../read/webhook-delivery.query';
+import { WebhookDeliveryDto, WebhookEndpointDto } from '../read/webhook.dto';
+import { GetWebhookEndpoint } from '../read/webhook.queries';
 
-/** What the endpoint handlers share: URL policy, read-your-writes, the views they answer with. */
+/**
+ * The HTTP edge of the webhook routes: checks before a command (URL policy, the resources it
+ * names), read-your-writes after it, and the view it answers with, read through the query bus.
+ * Commands decide from their streams only; this is the one place that composes both sides.
+ */
 @Injectable()
 export class WebhookEndpointSupport {
   constructor(
-    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queries: QueryBus,
     private readonly readModels: WebhookReadModels,
     private readonly callSubscribers: CallCompletedRecorder,
+    private readonly unsealed: EndpointSecrets,
   ) {}
 
   /**
@@ -41,17 +49,16 @@ export class WebhookEndpointSupport {
     await this.callSubscribers.refresh();
   }
 
-  async endpoint(accountId: string, endpointId: string): Promise<EndpointView> {
-    const raw = await this.store.get(webhookKeys.endpoint(endpointId));
-    const view = raw ? (JSON.parse(raw) as EndpointView) : null;
-    if (!view || view.account_id !== accountId) throw notFound('Webhook endpoint');
-    return view;
+  /** After a delete: this instance's unsealed copy goes at once (the data key is destroyed). */
+  forgetSecret(endpointId: string): void {
+    this.unsealed.forget(endpointId);
   }
 
-  async delivery(accountId: string, deliveryId: string): Promise<DeliveryView> {
-    const raw = await this.store.get(webhookKeys.delivery(deliveryId));
-    const view = raw ? (JSON.parse(raw) as DeliveryView) : null;
-    if (!view || view.account_id !== accountId) throw notFound('Webhook delivery');
-    return view;
+  endpoint(accountId: string, endpointId: string): Promise<WebhookEndpointDto> {
+    return this.queries.execute(new GetWebhookEndpoint(accountId, endpointId));
+  }
+
+  delivery(accountId: string, deliveryId: string): Promise<WebhookDeliveryDto> {
+    return this.queries.execute(new GetWebhookDelivery(accountId, deliveryId));
   }
 }

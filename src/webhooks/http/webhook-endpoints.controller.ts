@@ -15,39 +15,61 @@ import {
   WebhookEndpointDto,
   WebhookSecretRotatedDto,
 } from '../read/webhook.dto';
-import { CreateWebhookEndpointRequestDto, UpdateWebhookEndpointRequestDto } from '../write/dto/webhook-endpoint.request.dto';
+import {
+  CreateWebhookEndpointRequestDto,
+  UpdateWebhookEndpointRequestDto,
+} from '../write/dto/webhook-endpoint.request.dto';
 import {
   CreateWebhookEndpoint,
   DeleteWebhookEndpoint,
   PingWebhookEndpoint,
   RotateWebhookSecret,
+  SecretRotated,
   UpdateWebhookEndpoint,
 } from '../write/webhook-endpoint.handlers';
+import type { WebhookWrite } from '../write/webhook-write';
+import { deliveryIdOf } from '../domain/deterministic-id';
+import { WebhookEndpointSupport } from './webhook-endpoint-support';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @Controller('v1/webhook-endpoints')
 export class WebhookEndpointsWriteController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly edge: WebhookEndpointSupport,
+  ) {}
 
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: WebhookEndpointCreatedDto, description: 'The signing secret is returned only here' })
-  create(
+  async create(
     @Body() body: CreateWebhookEndpointRequestDto,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookEndpointCreatedDto> {
-    return this.commands.execute(new CreateWebhookEndpoint(accountOf(ctx), body, eventMetadata(ctx)));
+    this.edge.checkUrl(body.url);
+    const accountId = accountOf(ctx);
+    const created: WebhookWrite & { endpointId: string; secret: string } = await this.commands.execute(
+      new CreateWebhookEndpoint(accountId, body, eventMetadata(ctx)),
+    );
+    await this.edge.settled(created.position);
+    return { ...(await this.edge.endpoint(accountId, created.endpointId)), secret: created.secret };
   }
 
   @Patch(':id')
   @ApiOkResponse({ type: WebhookEndpointDto })
-  update(
+  async update(
     @Param('id') id: string,
     @Body() body: UpdateWebhookEndpointRequestDto,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookEndpointDto> {
-    return this.commands.execute(new UpdateWebhookEndpoint(id, accountOf(ctx), body, eventMetadata(ctx)));
+    this.edge.checkUrl(body.url);
+    const accountId = accountOf(ctx);
+    const written: WebhookWrite = await this.commands.execute(
+      new UpdateWebhookEndpoint(id, accountId, body, eventMetadata(ctx)),
+    );
+    await this.edge.settled(written.position);
+    return this.edge.endpoint(accountId, id);
   }
 
   @Post(':id/rotate-secret')
@@ -56,21 +78,36 @@ export class WebhookEndpointsWriteController {
     type: WebhookSecretRotatedDto,
     description: 'The new secret (shown only here) signs at once; the previous one keeps signing too for 24 hours',
   })
-  rotate(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookSecretRotatedDto> {
-    return this.commands.execute(new RotateWebhookSecret(id, accountOf(ctx), eventMetadata(ctx)));
+  async rotate(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookSecretRotatedDto> {
+    const accountId = accountOf(ctx);
+    await this.edge.endpoint(accountId, id);
+    const { position, ...rotated }: SecretRotated = await this.commands.execute(
+      new RotateWebhookSecret(id, accountId, eventMetadata(ctx)),
+    );
+    await this.edge.settled(position);
+    return rotated;
   }
 
   @Post(':id/test')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'A ping event to this endpoint, attempted at once' })
-  test(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookDeliveryDto> {
-    return this.commands.execute(new PingWebhookEndpoint(id, accountOf(ctx), eventMetadata(ctx)));
+  async test(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookDeliveryDto> {
+    const accountId = accountOf(ctx);
+    const pinged: WebhookWrite & { eventId: string } = await this.commands.execute(
+      new PingWebhookEndpoint(id, accountId, eventMetadata(ctx)),
+    );
+    await this.edge.settled(pinged.position);
+    return this.edge.delivery(accountId, deliveryIdOf(pinged.eventId, id));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Pending deliveries are abandoned; the signing secrets become unrecoverable' })
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
-    await this.commands.execute(new DeleteWebhookEndpoint(id, accountOf(ctx), eventMetadata(ctx)));
+    const written: WebhookWrite = await this.commands.execute(
+      new DeleteWebhookEndpoint(id, accountOf(ctx), eventMetadata(ctx)),
+    );
+    this.edge.forgetSecret(id);
+    await this.edge.settled(written.position);
   }
 }

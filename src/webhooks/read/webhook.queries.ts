@@ -1,13 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import {
-  AlertRuleView,
-  DeliveryStatus,
-  DeliveryView,
-  EndpointView,
-  webhookKeys,
-} from '../projections/webhook-views';
+import { AlertRuleView, DeliveryStatus, DeliveryView, EndpointView, webhookKeys } from '../projections/webhook-views';
 import { notFound } from '../../shared/domain-error';
 import { alertRuleDto, AlertRuleDto, AlertRuleListDto } from './alert-rule.dto';
 import {

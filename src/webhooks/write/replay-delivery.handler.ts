@@ -1,16 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
-import { deliveryDto, WebhookDeliveryDto } from '../read/webhook.dto';
 import { CLOCK, Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../../write/command-runner';
-import { WebhookEndpointSupport } from '../http/webhook-endpoint-support';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../domain/webhook-delivery.decider';
+import type { WebhookWrite } from './webhook-write';
 
 export class ReplayWebhookDelivery {
   constructor(
     readonly deliveryId: string,
+    readonly endpointId: string,
     readonly accountId: string,
     readonly metadata: EventMetadata,
   ) {}
@@ -18,31 +17,23 @@ export class ReplayWebhookDelivery {
 
 /**
  * Sends the same event (same webhook-id, so receivers can deduplicate) again at once, with a new
- * round of the retry schedule. The endpoint must be enabled: a replay to a disabled endpoint
- * would only be abandoned.
+ * round of the retry schedule. The caller has checked that the endpoint is there and enabled.
  */
 @CommandHandler(ReplayWebhookDelivery)
-export class ReplayWebhookDeliveryHandler implements ICommandHandler<ReplayWebhookDelivery, WebhookDeliveryDto> {
+export class ReplayWebhookDeliveryHandler implements ICommandHandler<ReplayWebhookDelivery, WebhookWrite> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly support: WebhookEndpointSupport,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ deliveryId, accountId, metadata }: ReplayWebhookDelivery): Promise<WebhookDeliveryDto> {
-    const delivery = await this.support.delivery(accountId, deliveryId);
-    const endpoint = await this.support.endpoint(accountId, delivery.endpoint_id).catch(() => null);
-    if (!endpoint) throw new DomainError('conflict', 'The endpoint of this delivery was deleted');
-    if (!endpoint.enabled)
-      throw new DomainError('conflict', 'The endpoint is disabled: enable it (PATCH enabled=true) before replaying');
-    const ref = { delivery_id: delivery.id, endpoint_id: delivery.endpoint_id, account_id: delivery.account_id };
+  async execute({ deliveryId, endpointId, accountId, metadata }: ReplayWebhookDelivery): Promise<WebhookWrite> {
+    const ref = { delivery_id: deliveryId, endpoint_id: endpointId, account_id: accountId };
     const outcome = await this.runner.run(
       webhookDeliveryStream(deliveryId),
       webhookDeliveryDecider,
       { type: 'ReplayDelivery', data: { ref, at: this.clock.now() } },
       metadata,
     );
-    await this.support.settled(outcome.position);
-    return deliveryDto(await this.support.delivery(accountId, deliveryId));
+    return { position: outcome.position };
   }
 }

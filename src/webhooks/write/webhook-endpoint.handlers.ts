@@ -1,24 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
+import type { WebhookWrite } from './webhook-write';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
-import { deliveryIdOf } from '../domain/deterministic-id';
-import {
-  deliveryDto,
-  endpointDto,
-  WebhookDeliveryDto,
-  WebhookEndpointCreatedDto,
-  WebhookEndpointDto,
-  WebhookSecretRotatedDto,
-} from '../read/webhook.dto';
 import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
-import { EndpointSecrets, SIGNING_SECRET_FIELD } from '../delivery/endpoint-secrets';
-import { generateWebhookSecret } from '../domain/webhook-signer';
+import { generateWebhookSecret, SIGNING_SECRET_FIELD } from '../domain/webhook-signer';
 import { CommandRunner } from '../../write/command-runner';
 import { EndpointChanges, webhookEndpointDecider, webhookEndpointStream } from '../domain/webhook-endpoint.decider';
 import { CreateWebhookEndpointRequestDto, UpdateWebhookEndpointRequestDto } from './dto/webhook-endpoint.request.dto';
-import { WebhookEndpointSupport } from '../http/webhook-endpoint-support';
 
 export class CreateWebhookEndpoint {
   constructor(
@@ -59,16 +49,21 @@ export class DeleteWebhookEndpoint {
 
 /** The secret is generated here, sealed under the endpoint's own data key, and returned once. */
 @CommandHandler(CreateWebhookEndpoint)
-export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebhookEndpoint, WebhookEndpointCreatedDto> {
+export class CreateWebhookEndpointHandler implements ICommandHandler<
+  CreateWebhookEndpoint,
+  WebhookWrite & { endpointId: string; secret: string }
+> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly support: WebhookEndpointSupport,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, input, metadata }: CreateWebhookEndpoint): Promise<WebhookEndpointCreatedDto> {
-    this.support.checkUrl(input.url);
+  async execute({
+    accountId,
+    input,
+    metadata,
+  }: CreateWebhookEndpoint): Promise<WebhookWrite & { endpointId: string; secret: string }> {
     const endpointId = newId('we');
     const secret = generateWebhookSecret();
     await this.secrets.createDataKey(endpointId);
@@ -93,21 +88,18 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebho
       metadata,
       { expected: 'no_stream' },
     );
-    await this.support.settled(outcome.position);
-    return { ...endpointDto(await this.support.endpoint(accountId, endpointId)), secret };
+    return { position: outcome.position, endpointId, secret };
   }
 }
 
 @CommandHandler(UpdateWebhookEndpoint)
-export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebhookEndpoint, WebhookEndpointDto> {
+export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebhookEndpoint, WebhookWrite> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly support: WebhookEndpointSupport,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ endpointId, accountId, input, metadata }: UpdateWebhookEndpoint): Promise<WebhookEndpointDto> {
-    this.support.checkUrl(input.url);
+  async execute({ endpointId, accountId, input, metadata }: UpdateWebhookEndpoint): Promise<WebhookWrite> {
     const changes: EndpointChanges = {
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -120,23 +112,30 @@ export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebho
       { type: 'UpdateEndpoint', data: { accountId, changes, at: this.clock.now() } },
       metadata,
     );
-    await this.support.settled(outcome.position);
-    return endpointDto(await this.support.endpoint(accountId, endpointId));
+    return { position: outcome.position };
   }
 }
 
-/** The new secret signs at once; the previous one adds a second signature for 24 hours. */
+export interface SecretRotated extends WebhookWrite {
+  id: string;
+  secret: string;
+  rotated_at: string;
+  previous_secret_expires_at: string;
+}
+
+/**
+ * The new secret signs at once; the previous one adds a second signature for 24 hours. The
+ * caller checks that the endpoint exists first: sealing needs the endpoint's data key.
+ */
 @CommandHandler(RotateWebhookSecret)
-export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret, WebhookSecretRotatedDto> {
+export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret, SecretRotated> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly support: WebhookEndpointSupport,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ endpointId, accountId, metadata }: RotateWebhookSecret): Promise<WebhookSecretRotatedDto> {
-    await this.support.endpoint(accountId, endpointId);
+  async execute({ endpointId, accountId, metadata }: RotateWebhookSecret): Promise<SecretRotated> {
     const secret = generateWebhookSecret();
     const sealed = await this.secrets.encrypt(endpointId, SIGNING_SECRET_FIELD, secret);
     const outcome = await this.runner.run(
@@ -145,10 +144,10 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
       { type: 'RotateSecret', data: { accountId, secret: sealed, at: this.clock.now() } },
       metadata,
     );
-    await this.support.settled(outcome.position);
     const rotated = outcome.events[0];
     if (rotated?.type !== 'WebhookEndpointSecretRotated') throw new Error('unexpected event');
     return {
+      position: outcome.position,
       id: endpointId,
       secret,
       rotated_at: rotated.data.rotated_at,
@@ -159,14 +158,16 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
 
 /** A `ping` event for this endpoint only, delivered (and retried) like any other. */
 @CommandHandler(PingWebhookEndpoint)
-export class PingWebhookEndpointHandler implements ICommandHandler<PingWebhookEndpoint, WebhookDeliveryDto> {
+export class PingWebhookEndpointHandler implements ICommandHandler<
+  PingWebhookEndpoint,
+  WebhookWrite & { eventId: string }
+> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly support: WebhookEndpointSupport,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ endpointId, accountId, metadata }: PingWebhookEndpoint): Promise<WebhookDeliveryDto> {
+  async execute({ endpointId, accountId, metadata }: PingWebhookEndpoint): Promise<WebhookWrite & { eventId: string }> {
     const eventId = newId('evt');
     const outcome = await this.runner.run(
       webhookEndpointStream(endpointId),
@@ -174,23 +175,20 @@ export class PingWebhookEndpointHandler implements ICommandHandler<PingWebhookEn
       { type: 'PingEndpoint', data: { accountId, eventId, at: this.clock.now() } },
       metadata,
     );
-    await this.support.settled(outcome.position);
-    return deliveryDto(await this.support.delivery(accountId, deliveryIdOf(eventId, endpointId)));
+    return { position: outcome.position, eventId };
   }
 }
 
 /** Deleted, then crypto-shredded: the sealed secrets in its history become unrecoverable. */
 @CommandHandler(DeleteWebhookEndpoint)
-export class DeleteWebhookEndpointHandler implements ICommandHandler<DeleteWebhookEndpoint, void> {
+export class DeleteWebhookEndpointHandler implements ICommandHandler<DeleteWebhookEndpoint, WebhookWrite> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly support: WebhookEndpointSupport,
-    private readonly unsealed: EndpointSecrets,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ endpointId, accountId, metadata }: DeleteWebhookEndpoint): Promise<void> {
+  async execute({ endpointId, accountId, metadata }: DeleteWebhookEndpoint): Promise<WebhookWrite> {
     const outcome = await this.runner.run(
       webhookEndpointStream(endpointId),
       webhookEndpointDecider,
@@ -198,7 +196,6 @@ export class DeleteWebhookEndpointHandler implements ICommandHandler<DeleteWebho
       metadata,
     );
     await this.secrets.destroy(endpointId);
-    this.unsealed.forget(endpointId);
-    await this.support.settled(outcome.position);
+    return { position: outcome.position };
   }
 }

@@ -1,0 +1,26 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import { notFound } from '../../shared/domain-error';
+import { DeliveryView, webhookKeys } from '../projections/webhook-views';
+import { deliveryDto, WebhookDeliveryDto } from './webhook.dto';
+
+export class GetWebhookDelivery {
+  constructor(
+    readonly accountId: string,
+    readonly deliveryId: string,
+  ) {}
+}
+
+/** Another account's delivery is reported exactly like a missing one. */
+@QueryHandler(GetWebhookDelivery)
+export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelivery, WebhookDeliveryDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId, deliveryId }: GetWebhookDelivery): Promise<WebhookDeliveryDto> {
+    const raw = await this.store.get(webhookKeys.delivery(deliveryId));
+    const view = raw ? (JSON.parse(raw) as DeliveryView) : null;
+    if (!view || view.account_id !== accountId) throw notFound('Webhook delivery');
+    return deliveryDto(view);
+  }
+}
