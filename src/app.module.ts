@@ -6,7 +6,8 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { CLUSTER, ClusterModule, ClusterServices } from './infrastructure/cluster/cluster.module';
 import { AdminBootstrap } from './platform/auth/admin-bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
-import { CredentialGate } from './platform/auth/credential-gate';
+import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { clusterSettings, infrastructureSettings, rateLimitSettings } from './app.settings';
 import { RequestGate } from './platform/auth/request-gate';
 import { APP_CONFIG, AppConfig } from './platform/config/app-config';
 import { HealthController } from './platform/health/health.controller';
@@ -17,7 +18,6 @@ import { OpenApiController, OpenApiDocument } from './platform/openapi/openapi.c
 import { ReadModels } from './projections/read-models.service';
 import { GetAccountHandler, ListAccountsHandler } from './read/accounts/accounts.queries';
 import { AccountsReadController } from './read/accounts/http/accounts.controller';
-import { ApiKeyLookup } from './read/api-keys/api-key.lookup';
 import { ListApiKeysHandler } from './read/api-keys/api-keys.queries';
 import { ApiKeysReadController } from './read/api-keys/http/api-keys.controller';
 import { CLOCK, systemClock } from './shared/clock';
@@ -70,9 +70,17 @@ export class AppModule {
       ],
       exports: [APP_CONFIG, CLOCK, AppLogger],
     };
+    const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);
     return {
       module: AppModule,
-      imports: [configModule, CqrsModule.forRoot(), InfrastructureModule, ClusterModule, WebhooksModule],
+      imports: [
+        configModule,
+        CqrsModule.forRoot(),
+        infrastructure,
+        ClusterModule.forRoot(clusterSettings(config), options.logger),
+        RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure),
+        WebhooksModule,
+      ],
       controllers: [
         HealthController,
         OpenApiController,
@@ -94,9 +102,7 @@ export class AppModule {
         CommandRunner,
         ReadModels,
         { provide: READ_YOUR_WRITES, useExisting: ReadModels },
-        ApiKeyLookup,
         Authenticator,
-        CredentialGate,
         RequestGate,
         AdminBootstrap,
         CreateAccountHandler,

@@ -19,6 +19,7 @@ import { ReplayWebhookDeliveryHandler } from './write/replay-delivery.handler';
 import { WebhookEndpointsWriteController } from './http/webhook-endpoints.controller';
 import { WebhookEndpointSupport } from './http/webhook-endpoint-support';
 import { GetWebhookDeliveryHandler } from './read/webhook-delivery.query';
+import { RecordCallsCompletedHandler } from './write/record-calls-completed.handler';
 import {
   CreateWebhookEndpointHandler,
   DeleteWebhookEndpointHandler,
@@ -71,6 +72,7 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './delivery/we
     PingWebhookEndpointHandler,
     DeleteWebhookEndpointHandler,
     ReplayWebhookDeliveryHandler,
+    RecordCallsCompletedHandler,
     CreateAlertRuleHandler,
     DeleteAlertRuleHandler,
     ListWebhookEndpointsHandler,

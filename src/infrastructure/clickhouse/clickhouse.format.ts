@@ -78,7 +78,7 @@ export function stringifyRow(row: unknown): string {
   }
 }
 
-export function toJsonEachRow(rows: readonly Record<string, unknown>[]): string {
+export function toJsonEachRow(rows: readonly object[]): string {
   return rows.map(stringifyRow).join('\n') + '\n';
 }
 

@@ -34,9 +34,10 @@ export interface ClickHouseExecutor {
   /**
    * Inserts rows (objects keyed by column) into a table named by our code (/^[a-z_][a-z0-9_]*$/).
    * Durable when the promise resolves: the server acknowledged a synchronous insert
-   * (async_insert=0), or chDB wrote the data part into the data directory.
+   * (async_insert=0), or chDB wrote the data part into the data directory. Rows are typed `object`
+   * so that a row interface (which has no index signature) passes as it is.
    */
-  insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  insert(table: string, rows: readonly object[]): Promise<void>;
   ping(): Promise<void>;
   /** Lets calls already made finish, then releases the connection or the engine. Idempotent. */
   close(): Promise<void>;

@@ -1,7 +1,7 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
-import { AppLogger } from '../../platform/logging/logging';
+import type { Logger } from 'pino';
+import type { ClusterSettings } from '../infrastructure.settings';
 import { REDIS } from '../infrastructure.module';
 import { SECRET_BOX, SecretBox } from '../secrets/secret-box';
 import { shareDestroys } from '../secrets/secret-destroy.broadcast';
@@ -26,58 +26,58 @@ export const CLUSTER = Symbol('Cluster');
 const SHARED_DESTROYS = Symbol('SharedDestroys');
 
 @Global()
-@Module({
-  providers: [
-    {
-      provide: CLUSTER,
-      inject: [APP_CONFIG, REDIS, AppLogger],
-      useFactory: async (
-        config: AppConfig,
-        redis: Redis | null,
-        logging: AppLogger,
-      ): Promise<ClusterServices | null> => {
-        if (!redis || !config.redisUrl) return null;
-        const logger = logging.for('cluster');
-        const lease = new RedisLeaderLease(redis, config.redisNamespace, {
-          onEvent: (event, details) =>
-            event === 'acquired' || event === 'released'
-              ? logger.info(details, `lease ${event}`)
-              : logger.warn(details, `lease ${event}`),
-        });
-        const bus = await RedisBus.connect(config.redisUrl, redis);
-        return {
-          redis,
-          namespace: config.redisNamespace,
-          lease,
-          writer: new RedisFencedWriter(redis, config.redisNamespace),
-          bus,
-        };
-      },
-    },
-    {
-      provide: LEADER_LEASE,
-      inject: [CLUSTER, AppLogger],
-      useFactory: (cluster: ClusterServices | null, logging: AppLogger): LeaderLease => {
-        const logger = logging.for('cluster');
-        return (
-          cluster?.lease ??
-          new LocalLeaderLease((name, error) => logger.error({ lease: name, err: error }, 'leader task failed'))
-        );
-      },
-    },
-    {
-      // Data keys destroyed through one instance stop working on all of them (per-instance caches).
-      provide: SHARED_DESTROYS,
-      inject: [CLUSTER, SECRET_BOX],
-      useFactory: async (cluster: ClusterServices | null, box: SecretBox): Promise<boolean> => {
-        if (cluster) await shareDestroys(box, cluster.bus, cluster.namespace);
-        return cluster !== null;
-      },
-    },
-  ],
-  exports: [CLUSTER, LEADER_LEASE],
-})
+@Module({})
 export class ClusterModule implements OnApplicationShutdown {
+  static forRoot(config: ClusterSettings, root: Logger): DynamicModule {
+    const logger = root.child({ context: 'cluster' });
+    return {
+      module: ClusterModule,
+      providers: [
+        {
+          provide: CLUSTER,
+          inject: [REDIS],
+          useFactory: async (redis: Redis | null): Promise<ClusterServices | null> => {
+            if (!redis || !config.redisUrl) return null;
+            const lease = new RedisLeaderLease(redis, config.namespace, {
+              onEvent: (event, details) =>
+                event === 'acquired' || event === 'released'
+                  ? logger.info(details, `lease ${event}`)
+                  : logger.warn(details, `lease ${event}`),
+            });
+            const bus = await RedisBus.connect(config.redisUrl, redis);
+            return {
+              redis,
+              namespace: config.namespace,
+              lease,
+              writer: new RedisFencedWriter(redis, config.namespace),
+              bus,
+            };
+          },
+        },
+        {
+          provide: LEADER_LEASE,
+          inject: [CLUSTER],
+          useFactory: (cluster: ClusterServices | null): LeaderLease => {
+            return (
+              cluster?.lease ??
+              new LocalLeaderLease((name, error) => logger.error({ lease: name, err: error }, 'leader task failed'))
+            );
+          },
+        },
+        {
+          // Data keys destroyed through one instance stop working on all of them (per-instance caches).
+          provide: SHARED_DESTROYS,
+          inject: [CLUSTER, SECRET_BOX],
+          useFactory: async (cluster: ClusterServices | null, box: SecretBox): Promise<boolean> => {
+            if (cluster) await shareDestroys(box, cluster.bus, cluster.namespace);
+            return cluster !== null;
+          },
+        },
+      ],
+      exports: [CLUSTER, LEADER_LEASE],
+    };
+  }
+
   constructor(@Inject(CLUSTER) private readonly cluster: ClusterServices | null) {}
 
   /** After every beforeApplicationShutdown hook: the leases are released by then. */

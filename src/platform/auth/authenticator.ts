@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { RateLimitDecision } from '../../infrastructure/rate-limit/rate-limiter.port';
+import { RateLimitDecision } from '../../rate-limiting/rate-limiter.port';
 import { ReadAhead, ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import { DomainError } from '../../shared/domain-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { environmentOfKey, hashApiKey } from './api-key';
-import { CredentialGate } from './credential-gate';
+import { CREDENTIAL_GATE, CredentialGate } from '../../rate-limiting/credential-gate';
 import { Principal } from './principal';
 import { ReadModels } from '../../projections/read-models.service';
 import { ApiKeyLookup, KeyCredential } from '../../read/api-keys/api-key.lookup';
@@ -29,7 +29,7 @@ export class Authenticator {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly gate: CredentialGate,
+    @Inject(CREDENTIAL_GATE) private readonly gate: CredentialGate,
     private readonly readModels: ReadModels,
     private readonly lookup: ApiKeyLookup,
   ) {

@@ -4,15 +4,9 @@ import type { Logger } from 'pino';
 import { AppLogger } from '../logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import {
-  KEY_USAGE_STORE,
-  KeyUsageStore,
-  RATE_LIMITER,
-  RateLimitDecision,
-  RateLimiter,
-} from '../../infrastructure/rate-limit/rate-limiter.port';
-import { WINDOW_SECONDS } from './credential-gate';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { KEY_USAGE_STORE, KeyUsageStore, RateLimitDecision } from '../../rate-limiting/rate-limiter.port';
+import { CREDENTIAL_GATE, CredentialGate } from '../../rate-limiting/credential-gate';
+import { retryAfterSeconds } from '../../rate-limiting/rate-window';
 import { readAheadFor } from '../../read/read-ahead.routes';
 import { Authenticator } from './authenticator';
 import { assertAllowed, policyFor } from './route-policy';
@@ -26,9 +20,8 @@ import { assertAllowed, policyFor } from './route-policy';
 export class RequestGate {
   private readonly logger: Logger;
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly authenticator: Authenticator,
-    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(CREDENTIAL_GATE) private readonly limits: CredentialGate,
     @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
     @Inject(CLOCK) private readonly clock: Clock,
     logging: AppLogger,
@@ -80,11 +73,7 @@ export class RequestGate {
   };
 
   private async limit(bucket: string, reply: FastifyReply, now: Date): Promise<void> {
-    this.applyDecision(
-      await this.dependency(() => this.limiter.consume(bucket, this.config.rateLimitPerMinute, WINDOW_SECONDS)),
-      reply,
-      now,
-    );
+    this.applyDecision(await this.dependency(() => this.limits.consume(bucket)), reply, now);
   }
 
   /** The rate headers on every response; past the limit, 429 with retry_after and Retry-After. */
@@ -96,7 +85,7 @@ export class RequestGate {
       'X-RateLimit-Reset': String(decision.resetAtSeconds),
     });
     if (decision.allowed) return;
-    const wait = Math.max(1, decision.resetAtSeconds - Math.floor(now.getTime() / 1000));
+    const wait = retryAfterSeconds(decision, now.getTime());
     throw new DomainError(
       'rate_limit_exceeded',
       `Rate limit of ${limit} requests per minute exceeded; retry after ${decision.resetAtSeconds} (Unix time)`,

@@ -11,7 +11,7 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-mode
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
-import { AlertRuleView, webhookKeys } from '../projections/webhook-views';
+import { AlertRuleView, alertRuleViewCodec, webhookKeys } from '../projections/webhook-views';
 import { AnalyticsQueryDto } from '../../read/analytics/analytics.dto';
 import { GetAnalyticsOverview } from '../../read/analytics/analytics.queries';
 import { CLOCK, Clock } from '../../shared/clock';
@@ -91,8 +91,8 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
   async evaluateAll(): Promise<void> {
     for (let offset = 0; !this.stopped; offset += PAGE) {
       const page = await this.store.page(webhookKeys.allAlertRules, webhookKeys.alertRulePrefix, offset, PAGE, 'asc');
-      for (const raw of page.values) {
-        if (raw && !this.stopped) await this.evaluate(JSON.parse(raw) as AlertRuleView);
+      for (const rule of alertRuleViewCodec.decodeAll(page.values)) {
+        if (!this.stopped) await this.evaluate(rule);
       }
       if (offset + PAGE >= page.total) return;
     }

@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { CallBatchListener } from '../../ingestion/call-batch-listener.port';
 import { EnrichedCallRecord } from '../../ingestion/call-record.row';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
 import { webhookKeys } from '../projections/webhook-views';
 import { DomainError } from '../../shared/domain-error';
-import { callsCompletedStream, CallsCompleted, CompletedCall } from '../domain/calls-completed.event';
+import { CompletedCall } from '../domain/calls-completed.event';
+import { RecordCallsCompleted } from '../write/record-calls-completed.handler';
 
 /** How often this instance re-reads which accounts receive call.completed (others' changes). */
 const REFRESH_MS = 1000;
@@ -20,8 +20,8 @@ const CURRENT_LAG_MS = 1000;
 
 /**
  * Ingestion's only webhook cost: a Set lookup per batch. For an account with an enabled endpoint
- * receiving call.completed, the batch's calls are appended as one CallsCompleted event (one
- * append) before the 200; the dispatcher projection fans it out like any other event.
+ * receiving call.completed, the write side records the batch's calls as one CallsCompleted event
+ * (one append) before the 200.
  */
 @Injectable()
 export class CallCompletedRecorder implements CallBatchListener, OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -33,7 +33,7 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
 
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly commands: CommandBus,
     private readonly readModels: WebhookReadModels,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     logging: AppLogger,
@@ -66,16 +66,7 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
   async callsAccepted(accountId: string, records: EnrichedCallRecord[]): Promise<void> {
     if (!this.current) await this.becomeCurrent();
     if (!this.accounts.has(accountId)) return;
-    const batchId = randomUUID();
-    const event: CallsCompleted = {
-      type: 'CallsCompleted',
-      data: { account_id: accountId, batch_id: batchId, calls: records.map(listForm) },
-    };
-    await this.events.append(
-      callsCompletedStream(batchId),
-      [{ id: randomUUID(), ...event, metadata: { actor: 'system:ingestion' } }],
-      'no_stream',
-    );
+    await this.commands.execute(new RecordCallsCompleted(accountId, records.map(listForm)));
   }
 
   /**

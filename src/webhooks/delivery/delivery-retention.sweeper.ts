@@ -11,7 +11,7 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-mode
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
-import { DeliveryView, webhookKeys } from '../projections/webhook-views';
+import { DeliveryView, deliveryViewCodec, webhookKeys } from '../projections/webhook-views';
 import { CLOCK, Clock } from '../../shared/clock';
 import { decideOnView } from './delivery-outcome';
 
@@ -64,13 +64,10 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
       const cutoff = this.clock.now().getTime() - this.config.webhookDeliveryRetentionMs;
       // Oldest first: the batch ends at the first delivery still inside the window.
       const page = await this.store.page(webhookKeys.finished, webhookKeys.deliveryPrefix, 0, BATCH, 'asc');
-      const due = page.values
-        .map((raw) => (raw ? (JSON.parse(raw) as DeliveryView) : null))
+      const due = deliveryViewCodec
+        .decodeAll(page.values)
         .filter(
-          (view): view is DeliveryView =>
-            view !== null &&
-            (view.status === 'succeeded' || view.status === 'failed') &&
-            Date.parse(view.updated_at) <= cutoff,
+          (view) => (view.status === 'succeeded' || view.status === 'failed') && Date.parse(view.updated_at) <= cutoff,
         );
       let position: GlobalPosition | null = null;
       for (const view of due) {

@@ -7,7 +7,13 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-mode
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
-import { DeliveryView, EndpointView, webhookKeys } from '../projections/webhook-views';
+import {
+  DeliveryView,
+  deliveryViewCodec,
+  EndpointView,
+  endpointViewCodec,
+  webhookKeys,
+} from '../projections/webhook-views';
 import { CLOCK, Clock } from '../../shared/clock';
 import { decideOnView } from './delivery-outcome';
 import { CommandRunner } from '../../write/command-runner';
@@ -112,8 +118,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     const now = this.clock.now().getTime();
     let started = 0;
     for (const raw of page.values) {
-      if (!raw || started >= free) continue;
-      const delivery = JSON.parse(raw) as DeliveryView;
+      const delivery = started < free ? deliveryViewCodec.decode(raw) : null;
+      if (!delivery) continue;
       if (delivery.status !== 'pending' || !delivery.next_attempt_at || this.inFlight.has(delivery.id)) continue;
       if (Date.parse(delivery.next_attempt_at) > now) break;
       started++;
@@ -140,8 +146,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       endpoint_id: delivery.endpoint_id,
       account_id: delivery.account_id,
     };
-    const raw = await this.store.get(webhookKeys.endpoint(delivery.endpoint_id));
-    const endpoint = raw ? (JSON.parse(raw) as EndpointView) : null;
+    const endpoint = endpointViewCodec.decode(await this.store.get(webhookKeys.endpoint(delivery.endpoint_id)));
     if (!endpoint)
       return void (await this.record(delivery, {
         type: 'AbandonDelivery',

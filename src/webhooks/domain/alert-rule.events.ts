@@ -1,3 +1,5 @@
+import { eventGuard } from '../../shared/event-guard';
+
 export const ALERT_METRICS = [
   'p95_latency_ms',
   'p99_latency_ms',
@@ -41,3 +43,10 @@ export type AlertRuleDeleted = {
 };
 
 export type AlertRuleEvent = AlertRuleCreated | AlertTriggered | AlertResolved | AlertRuleDeleted;
+
+export const isAlertRuleEvent = eventGuard<AlertRuleEvent>({
+  AlertRuleCreated: true,
+  AlertTriggered: true,
+  AlertResolved: true,
+  AlertRuleDeleted: true,
+});

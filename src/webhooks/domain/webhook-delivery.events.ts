@@ -1,3 +1,5 @@
+import { eventGuard } from '../../shared/event-guard';
+
 /** Which delivery an event belongs to; every delivery event carries it for the projections. */
 export interface DeliveryRef {
   delivery_id: string;
@@ -20,7 +22,8 @@ export type DeliveryAttemptFailed = {
   data: DeliveryRef & AttemptOutcome & { next_attempt_at: string };
 };
 
-export type DeliveryFailReason = 'exhausted' | 'endpoint_gone' | 'endpoint_disabled' | 'endpoint_deleted';
+export const DELIVERY_FAIL_REASONS = ['exhausted', 'endpoint_gone', 'endpoint_disabled', 'endpoint_deleted'] as const;
+export type DeliveryFailReason = (typeof DELIVERY_FAIL_REASONS)[number];
 
 /** Terminal: no more attempts unless replayed. The last attempt, when there was one, is included. */
 export type DeliveryFailed = {
@@ -42,3 +45,11 @@ export type DeliveryExpired = {
 
 export type WebhookDeliveryEvent =
   DeliverySucceeded | DeliveryAttemptFailed | DeliveryFailed | DeliveryReplayRequested | DeliveryExpired;
+
+export const isWebhookDeliveryEvent = eventGuard<WebhookDeliveryEvent>({
+  DeliverySucceeded: true,
+  DeliveryAttemptFailed: true,
+  DeliveryFailed: true,
+  DeliveryReplayRequested: true,
+  DeliveryExpired: true,
+});

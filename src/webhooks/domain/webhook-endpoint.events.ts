@@ -1,4 +1,5 @@
 import { EncryptedSecret } from '../../shared/encrypted-secret';
+import { eventGuard } from '../../shared/event-guard';
 import { EventTypeFilter } from './webhook-event-types';
 
 export type WebhookEndpointCreated = {
@@ -63,3 +64,12 @@ export type WebhookEndpointEvent =
   | WebhookEndpointDisabled
   | WebhookEndpointPinged
   | WebhookEndpointDeleted;
+
+export const isWebhookEndpointEvent = eventGuard<WebhookEndpointEvent>({
+  WebhookEndpointCreated: true,
+  WebhookEndpointUpdated: true,
+  WebhookEndpointSecretRotated: true,
+  WebhookEndpointDisabled: true,
+  WebhookEndpointPinged: true,
+  WebhookEndpointDeleted: true,
+});

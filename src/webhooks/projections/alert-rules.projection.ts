@@ -1,15 +1,14 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { AlertRuleEvent } from '../domain/alert-rule.events';
+import { isAlertRuleEvent } from '../domain/alert-rule.events';
 import { Projection, ProjectionView } from '../../projections/projection';
-import { readJson, setJson } from './json-view';
-import { AlertRuleView, webhookKeys } from './webhook-views';
+import { AlertRuleView, alertRuleViewCodec, webhookKeys } from './webhook-views';
 
 /** Rule views per account, and the list of every rule the evaluator walks. */
 export const alertRulesProjection: Projection = {
   name: 'alert-rules',
-  async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
-    const event = stored as unknown as AlertRuleEvent;
+  async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+    if (!isAlertRuleEvent(event)) return [];
     switch (event.type) {
       case 'AlertRuleCreated': {
         const d = event.data;
@@ -30,20 +29,20 @@ export const alertRulesProjection: Projection = {
         };
         const score = Date.parse(d.created_at);
         return [
-          setJson(webhookKeys.alertRule(d.rule_id), rule),
+          alertRuleViewCodec.set(webhookKeys.alertRule(d.rule_id), rule),
           { op: 'zadd', key: webhookKeys.alertRulesOf(d.account_id), score, member: d.rule_id },
           { op: 'zadd', key: webhookKeys.allAlertRules, score, member: d.rule_id },
         ];
       }
       case 'AlertTriggered':
       case 'AlertResolved': {
-        const rule = await readJson<AlertRuleView>(view, webhookKeys.alertRule(event.data.rule_id));
+        const rule = alertRuleViewCodec.decode(await view.get(webhookKeys.alertRule(event.data.rule_id)));
         if (!rule) return [];
         const next: AlertRuleView =
           event.type === 'AlertTriggered'
             ? { ...rule, state: 'triggered', last_value: event.data.value, triggered_at: event.data.triggered_at }
             : { ...rule, state: 'ok', last_value: event.data.value, resolved_at: event.data.resolved_at };
-        return [setJson(webhookKeys.alertRule(rule.id), next)];
+        return [alertRuleViewCodec.set(webhookKeys.alertRule(rule.id), next)];
       }
       case 'AlertRuleDeleted':
         return [

@@ -1,12 +1,19 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { AttemptOutcome, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
+import { AttemptOutcome, isWebhookDeliveryEvent, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
 import { subscribes } from '../domain/webhook-event-types';
 import { Projection, ProjectionView } from '../../projections/projection';
 import { deliveryIdOf } from '../domain/deterministic-id';
-import { readJson, setJson } from './json-view';
 import { payloadOf, WebhookEvent, webhookEventsOf } from './webhook-events';
-import { DeliveryStatus, DeliveryView, EndpointView, HISTORY_KEPT, Subscription, webhookKeys } from './webhook-views';
+import {
+  DeliveryStatus,
+  DeliveryView,
+  deliveryViewCodec,
+  endpointViewCodec,
+  HISTORY_KEPT,
+  subscriptionsCodec,
+  webhookKeys,
+} from './webhook-views';
 
 /**
  * The dispatcher, as a pure projection (an outbox by construction): each source event becomes a
@@ -18,10 +25,10 @@ import { DeliveryStatus, DeliveryView, EndpointView, HISTORY_KEPT, Subscription,
 export const webhookDeliveriesProjection: Projection = {
   name: 'webhook-deliveries',
   async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
-    if (DELIVERY_EVENTS.has(stored.type)) return recordOutcome(view, stored, stored as unknown as WebhookDeliveryEvent);
+    if (isWebhookDeliveryEvent(stored)) return recordOutcome(view, stored);
     const events = webhookEventsOf(stored);
     if (events.length === 0) return [];
-    const subscriptions = (await readJson<Subscription[]>(view, webhookKeys.subscriptions(events[0].accountId))) ?? [];
+    const subscriptions = subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(events[0].accountId))) ?? [];
     const ops: WriteOp[] = [];
     for (const event of events) {
       for (const sub of subscriptions) {
@@ -34,14 +41,6 @@ export const webhookDeliveriesProjection: Projection = {
     return ops;
   },
 };
-
-const DELIVERY_EVENTS = new Set<string>([
-  'DeliverySucceeded',
-  'DeliveryAttemptFailed',
-  'DeliveryFailed',
-  'DeliveryReplayRequested',
-  'DeliveryExpired',
-]);
 
 async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: string): Promise<WriteOp[]> {
   const id = deliveryIdOf(event.id, endpointId);
@@ -66,7 +65,7 @@ async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: s
   };
   const created = Date.parse(event.createdAt);
   return [
-    setJson(webhookKeys.delivery(id), delivery),
+    deliveryViewCodec.set(webhookKeys.delivery(id), delivery),
     { op: 'set', key: webhookKeys.deliveryBody(id), value: payloadOf(event) },
     { op: 'zadd', key: webhookKeys.deliveriesOf(endpointId), score: created, member: id },
     { op: 'zadd', key: webhookKeys.deliveriesByStatus(endpointId, 'pending'), score: created, member: id },
@@ -74,16 +73,12 @@ async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: s
   ];
 }
 
-async function recordOutcome(
-  view: ProjectionView,
-  stored: StoredEvent,
-  event: WebhookDeliveryEvent,
-): Promise<WriteOp[]> {
-  const before = await readJson<DeliveryView>(view, webhookKeys.delivery(event.data.delivery_id));
+async function recordOutcome(view: ProjectionView, event: StoredEvent & WebhookDeliveryEvent): Promise<WriteOp[]> {
+  const before = deliveryViewCodec.decode(await view.get(webhookKeys.delivery(event.data.delivery_id)));
   if (!before) return [];
   if (event.type === 'DeliveryExpired') return expire(before);
-  const after = { ...evolveView(before, event), revision: stored.revision };
-  const ops: WriteOp[] = [setJson(webhookKeys.delivery(after.id), after)];
+  const after = { ...evolveView(before, event), revision: event.revision };
+  const ops: WriteOp[] = [deliveryViewCodec.set(webhookKeys.delivery(after.id), after)];
   if (after.status !== before.status) {
     const created = Date.parse(after.created_at);
     ops.push({ op: 'zrem', key: webhookKeys.deliveriesByStatus(after.endpoint_id, before.status), member: after.id });
@@ -105,9 +100,11 @@ async function recordOutcome(
       : { op: 'zadd', key: webhookKeys.finished, score: Date.parse(after.updated_at), member: after.id },
   );
   if (event.type === 'DeliverySucceeded') {
-    const endpoint = await readJson<EndpointView>(view, webhookKeys.endpoint(after.endpoint_id));
+    const endpoint = endpointViewCodec.decode(await view.get(webhookKeys.endpoint(after.endpoint_id)));
     if (endpoint)
-      ops.push(setJson(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }));
+      ops.push(
+        endpointViewCodec.set(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }),
+      );
   }
   return ops;
 }

@@ -1,10 +1,9 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
+import { isWebhookEndpointEvent } from '../domain/webhook-endpoint.events';
 import { subscribes } from '../domain/webhook-event-types';
 import { Projection, ProjectionView } from '../../projections/projection';
-import { readJson, setJson } from './json-view';
-import { EndpointView, Subscription, webhookKeys } from './webhook-views';
+import { EndpointView, endpointViewCodec, Subscription, subscriptionsCodec, webhookKeys } from './webhook-views';
 
 /**
  * Endpoint views (list/get), and per account the subscription list the dispatcher fans out to,
@@ -13,8 +12,8 @@ import { EndpointView, Subscription, webhookKeys } from './webhook-views';
  */
 export const webhookEndpointsProjection: Projection = {
   name: 'webhook-endpoints',
-  async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
-    const event = stored as unknown as WebhookEndpointEvent;
+  async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+    if (!isWebhookEndpointEvent(event)) return [];
     switch (event.type) {
       case 'WebhookEndpointCreated': {
         const d = event.data;
@@ -29,11 +28,11 @@ export const webhookEndpointsProjection: Projection = {
           created_at: d.created_at,
           updated_at: d.created_at,
           secret_rotated_at: null,
-          revision: stored.revision,
+          revision: event.revision,
           last_success_at: null,
         };
         return [
-          setJson(webhookKeys.endpoint(d.endpoint_id), endpoint),
+          endpointViewCodec.set(webhookKeys.endpoint(d.endpoint_id), endpoint),
           {
             op: 'zadd',
             key: webhookKeys.endpointsOf(d.account_id),
@@ -45,7 +44,7 @@ export const webhookEndpointsProjection: Projection = {
       }
       case 'WebhookEndpointUpdated': {
         const c = event.data.changes;
-        return change(view, stored, event.data.endpoint_id, (e) => ({
+        return change(view, event, event.data.endpoint_id, (e) => ({
           ...e,
           ...c,
           ...(c.enabled !== undefined ? { disabled_reason: null } : {}),
@@ -53,20 +52,20 @@ export const webhookEndpointsProjection: Projection = {
         }));
       }
       case 'WebhookEndpointSecretRotated':
-        return change(view, stored, event.data.endpoint_id, (e) => ({
+        return change(view, event, event.data.endpoint_id, (e) => ({
           ...e,
           secret_rotated_at: event.data.rotated_at,
           updated_at: event.data.rotated_at,
         }));
       case 'WebhookEndpointDisabled':
-        return change(view, stored, event.data.endpoint_id, (e) => ({
+        return change(view, event, event.data.endpoint_id, (e) => ({
           ...e,
           enabled: false,
           disabled_reason: event.data.reason,
           updated_at: event.data.disabled_at,
         }));
       case 'WebhookEndpointPinged':
-        return change(view, stored, event.data.endpoint_id, (e) => e);
+        return change(view, event, event.data.endpoint_id, (e) => e);
       case 'WebhookEndpointDeleted': {
         const d = event.data;
         return [
@@ -87,20 +86,20 @@ async function change(
   endpointId: string,
   next: (e: EndpointView) => EndpointView,
 ): Promise<WriteOp[]> {
-  const before = await readJson<EndpointView>(view, webhookKeys.endpoint(endpointId));
+  const before = endpointViewCodec.decode(await view.get(webhookKeys.endpoint(endpointId)));
   if (!before) return [];
   const after = { ...next(before), revision: stored.revision };
-  return [setJson(webhookKeys.endpoint(endpointId), after), ...(await resubscribe(view, after))];
+  return [endpointViewCodec.set(webhookKeys.endpoint(endpointId), after), ...(await resubscribe(view, after))];
 }
 
 async function resubscribe(view: ProjectionView, endpoint: EndpointView): Promise<WriteOp[]> {
-  const current = (await readJson<Subscription[]>(view, webhookKeys.subscriptions(endpoint.account_id))) ?? [];
+  const current = subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(endpoint.account_id))) ?? [];
   const mine: Subscription = { id: endpoint.id, event_types: endpoint.event_types, enabled: endpoint.enabled };
   return subscriptionWrites(endpoint.account_id, [...current.filter((s) => s.id !== endpoint.id), mine]);
 }
 
 async function unsubscribe(view: ProjectionView, accountId: string, endpointId: string): Promise<WriteOp[]> {
-  const current = (await readJson<Subscription[]>(view, webhookKeys.subscriptions(accountId))) ?? [];
+  const current = subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(accountId))) ?? [];
   return subscriptionWrites(
     accountId,
     current.filter((s) => s.id !== endpointId),
@@ -110,7 +109,7 @@ async function unsubscribe(view: ProjectionView, accountId: string, endpointId: 
 function subscriptionWrites(accountId: string, subscriptions: Subscription[]): WriteOp[] {
   const receivesCalls = subscriptions.some((s) => s.enabled && subscribes(s.event_types, 'call.completed'));
   return [
-    setJson(webhookKeys.subscriptions(accountId), subscriptions),
+    subscriptionsCodec.set(webhookKeys.subscriptions(accountId), subscriptions),
     receivesCalls
       ? { op: 'zadd', key: webhookKeys.callSubscribers, score: 0, member: accountId }
       : { op: 'zrem', key: webhookKeys.callSubscribers, member: accountId },

@@ -1,6 +1,7 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import { eventGuard } from '../../shared/event-guard';
 import { CALLS_PER_EVENT, CallsCompleted } from '../domain/calls-completed.event';
-import { AlertRuleEvent } from '../domain/alert-rule.events';
+import { AlertResolved, AlertTriggered } from '../domain/alert-rule.events';
 import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { WebhookEndpointPinged } from '../domain/webhook-endpoint.events';
 import { derivedId } from '../domain/deterministic-id';
@@ -16,20 +17,32 @@ export interface WebhookEvent {
   onlyEndpoint?: string;
 }
 
+/** The stored events that stand for webhook events. */
+const isSourceEvent = eventGuard<TrunkEvent | AlertTriggered | AlertResolved | CallsCompleted | WebhookEndpointPinged>({
+  TrunkCreated: true,
+  TrunkUpdated: true,
+  SipPasswordRotated: true,
+  TrunkDeleted: true,
+  AlertTriggered: true,
+  AlertResolved: true,
+  CallsCompleted: true,
+  WebhookEndpointPinged: true,
+});
+
 /**
  * The webhook events a stored event stands for. Pure: ids derive from the stored event's id, so a
  * replay yields the same events. Trunk payloads are built field by field from a list of public
  * fields, so a secret (even sealed) can never reach a receiver.
  */
-export function webhookEventsOf(stored: StoredEvent): WebhookEvent[] {
-  const base = (type: string, accountId: string, data: object, seed = stored.id): WebhookEvent => ({
+export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
+  if (!isSourceEvent(event)) return [];
+  const base = (type: string, accountId: string, data: object, seed = event.id): WebhookEvent => ({
     id: derivedId('evt', seed),
     type,
     accountId,
-    createdAt: stored.recordedAt.toISOString(),
+    createdAt: event.recordedAt.toISOString(),
     data,
   });
-  const event = stored as unknown as TrunkEvent | AlertRuleEvent | CallsCompleted | WebhookEndpointPinged;
   switch (event.type) {
     case 'TrunkCreated': {
       const d = event.data;
@@ -97,7 +110,7 @@ export function webhookEventsOf(stored: StoredEvent): WebhookEvent[] {
             'call.completed',
             event.data.account_id,
             { calls: event.data.calls.slice(i, i + CALLS_PER_EVENT) },
-            `${stored.id}:${i}`,
+            `${event.id}:${i}`,
           ),
         );
       }

@@ -1,6 +1,16 @@
-import type { AlertComparison, AlertMetric } from '../domain/alert-rule.events';
-import type { AttemptOutcome, DeliveryFailReason } from '../domain/webhook-delivery.events';
-import type { EventTypeFilter } from '../domain/webhook-event-types';
+import {
+  arrayOf,
+  isBoolean,
+  isNumber,
+  isString,
+  jsonCodec,
+  nullable,
+  objectOf,
+  oneOf,
+} from '../../infrastructure/read-model/read-model.codec';
+import { ALERT_COMPARISONS, ALERT_METRICS, AlertComparison, AlertMetric } from '../domain/alert-rule.events';
+import { AttemptOutcome, DELIVERY_FAIL_REASONS, DeliveryFailReason } from '../domain/webhook-delivery.events';
+import { EventTypeFilter, WEBHOOK_EVENT_TYPES } from '../domain/webhook-event-types';
 
 /** An endpoint as the read side serves it: no secret, not even sealed. */
 export interface EndpointView {
@@ -19,6 +29,26 @@ export interface EndpointView {
   last_success_at: string | null;
 }
 
+const eventTypes = nullable(arrayOf(oneOf(WEBHOOK_EVENT_TYPES)));
+
+export const endpointViewCodec = jsonCodec(
+  'webhook endpoint view',
+  objectOf<EndpointView>({
+    id: isString,
+    account_id: isString,
+    url: isString,
+    description: nullable(isString),
+    event_types: eventTypes,
+    enabled: isBoolean,
+    disabled_reason: nullable(isString),
+    created_at: isString,
+    updated_at: isString,
+    secret_rotated_at: nullable(isString),
+    revision: isNumber,
+    last_success_at: nullable(isString),
+  }),
+);
+
 /** What the dispatcher needs per account to fan an event out, kept in one value. */
 export interface Subscription {
   id: string;
@@ -26,7 +56,13 @@ export interface Subscription {
   enabled: boolean;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export const subscriptionsCodec = jsonCodec(
+  'webhook subscription list',
+  arrayOf(objectOf<Subscription>({ id: isString, event_types: eventTypes, enabled: isBoolean })),
+);
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryView {
   id: string;
@@ -50,6 +86,35 @@ export interface DeliveryView {
   history: AttemptOutcome[];
 }
 
+const attemptOutcome = objectOf<AttemptOutcome>({
+  attempt: isNumber,
+  response_status: nullable(isNumber),
+  error: nullable(isString),
+  attempted_at: isString,
+});
+
+export const deliveryViewCodec = jsonCodec(
+  'webhook delivery view',
+  objectOf<DeliveryView>({
+    id: isString,
+    endpoint_id: isString,
+    account_id: isString,
+    event_id: isString,
+    event_type: isString,
+    status: oneOf(DELIVERY_STATUSES),
+    attempts: isNumber,
+    round_attempts: isNumber,
+    next_attempt_at: nullable(isString),
+    last_response_status: nullable(isNumber),
+    last_error: nullable(isString),
+    failure_reason: nullable(oneOf(DELIVERY_FAIL_REASONS)),
+    created_at: isString,
+    updated_at: isString,
+    revision: isNumber,
+    history: arrayOf(attemptOutcome),
+  }),
+);
+
 export interface AlertRuleView {
   id: string;
   account_id: string;
@@ -65,6 +130,25 @@ export interface AlertRuleView {
   resolved_at: string | null;
   created_at: string;
 }
+
+export const alertRuleViewCodec = jsonCodec(
+  'alert rule view',
+  objectOf<AlertRuleView>({
+    id: isString,
+    account_id: isString,
+    name: nullable(isString),
+    metric: oneOf(ALERT_METRICS),
+    comparison: oneOf(ALERT_COMPARISONS),
+    threshold: isNumber,
+    window_minutes: isNumber,
+    trunk_id: nullable(isString),
+    state: oneOf(['ok', 'triggered']),
+    last_value: nullable(isNumber),
+    triggered_at: nullable(isString),
+    resolved_at: nullable(isString),
+    created_at: isString,
+  }),
+);
 
 export const HISTORY_KEPT = 20;
 

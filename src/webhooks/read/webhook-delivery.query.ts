@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { notFound } from '../../shared/domain-error';
-import { DeliveryView, webhookKeys } from '../projections/webhook-views';
+import { deliveryViewCodec, webhookKeys } from '../projections/webhook-views';
 import { deliveryDto, WebhookDeliveryDto } from './webhook.dto';
 
 export class GetWebhookDelivery {
@@ -18,8 +18,7 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
   async execute({ accountId, deliveryId }: GetWebhookDelivery): Promise<WebhookDeliveryDto> {
-    const raw = await this.store.get(webhookKeys.delivery(deliveryId));
-    const view = raw ? (JSON.parse(raw) as DeliveryView) : null;
+    const view = deliveryViewCodec.decode(await this.store.get(webhookKeys.delivery(deliveryId)));
     if (!view || view.account_id !== accountId) throw notFound('Webhook delivery');
     return deliveryDto(view);
   }

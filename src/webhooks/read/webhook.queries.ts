@@ -1,7 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ReadModelCodec } from '../../infrastructure/read-model/read-model.codec';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { AlertRuleView, DeliveryStatus, DeliveryView, EndpointView, webhookKeys } from '../projections/webhook-views';
+import {
+  alertRuleViewCodec,
+  DeliveryStatus,
+  deliveryViewCodec,
+  endpointViewCodec,
+  webhookKeys,
+} from '../projections/webhook-views';
 import { notFound } from '../../shared/domain-error';
 import { alertRuleDto, AlertRuleDto, AlertRuleListDto } from './alert-rule.dto';
 import {
@@ -48,17 +55,14 @@ export class GetAlertRule {
   ) {}
 }
 
-const parsed = <T>(values: (string | null)[]): T[] =>
-  values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as T);
-
 async function ownView<T extends { account_id: string }>(
   store: ReadModelStore,
+  codec: ReadModelCodec<T>,
   key: string,
   accountId: string,
   what: string,
 ): Promise<T> {
-  const raw = await store.get(key);
-  const view = raw ? (JSON.parse(raw) as T) : null;
+  const view = codec.decode(await store.get(key));
   if (!view || view.account_id !== accountId) throw notFound(what);
   return view;
 }
@@ -77,7 +81,7 @@ export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEnd
       'desc',
     );
     return {
-      webhook_endpoints: parsed<EndpointView>(page.values).map(endpointDto),
+      webhook_endpoints: endpointViewCodec.decodeAll(page.values).map(endpointDto),
       pagination: { limit, offset, total: page.total },
     };
   }
@@ -89,7 +93,7 @@ export class GetWebhookEndpointHandler implements IQueryHandler<GetWebhookEndpoi
 
   async execute({ accountId, endpointId }: GetWebhookEndpoint): Promise<WebhookEndpointDto> {
     return endpointDto(
-      await ownView<EndpointView>(this.store, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint'),
+      await ownView(this.store, endpointViewCodec, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint'),
     );
   }
 }
@@ -105,11 +109,11 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
     offset,
     status,
   }: ListWebhookDeliveries): Promise<WebhookDeliveryListDto> {
-    await ownView<EndpointView>(this.store, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint');
+    await ownView(this.store, endpointViewCodec, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint');
     const index = status ? webhookKeys.deliveriesByStatus(endpointId, status) : webhookKeys.deliveriesOf(endpointId);
     const page = await this.store.page(index, webhookKeys.deliveryPrefix, offset, limit, 'desc');
     return {
-      deliveries: parsed<DeliveryView>(page.values).map(deliveryDto),
+      deliveries: deliveryViewCodec.decodeAll(page.values).map(deliveryDto),
       pagination: { limit, offset, total: page.total },
     };
   }
@@ -128,7 +132,7 @@ export class ListAlertRulesHandler implements IQueryHandler<ListAlertRules, Aler
       'desc',
     );
     return {
-      alert_rules: parsed<AlertRuleView>(page.values).map(alertRuleDto),
+      alert_rules: alertRuleViewCodec.decodeAll(page.values).map(alertRuleDto),
       pagination: { limit, offset, total: page.total },
     };
   }
@@ -140,7 +144,7 @@ export class GetAlertRuleHandler implements IQueryHandler<GetAlertRule, AlertRul
 
   async execute({ accountId, ruleId }: GetAlertRule): Promise<AlertRuleDto> {
     return alertRuleDto(
-      await ownView<AlertRuleView>(this.store, webhookKeys.alertRule(ruleId), accountId, 'Alert rule'),
+      await ownView(this.store, alertRuleViewCodec, webhookKeys.alertRule(ruleId), accountId, 'Alert rule'),
     );
   }
 }

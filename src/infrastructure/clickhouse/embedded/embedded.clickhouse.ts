@@ -93,7 +93,7 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     return parseJsonEachRow<T>(text);
   }
 
-  async insert(table: string, rows: Record<string, unknown>[]): Promise<void> {
+  async insert(table: string, rows: readonly object[]): Promise<void> {
     checkTableName(table);
     if (rows.length === 0) return;
     await this.call({ op: 'insert', table, data: toJsonEachRow(rows) });

@@ -59,7 +59,7 @@ export class ServerClickHouse implements ClickHouseExecutor {
     });
   }
 
-  async insert(table: string, rows: Record<string, unknown>[]): Promise<void> {
+  async insert(table: string, rows: readonly object[]): Promise<void> {
     checkTableName(table);
     if (rows.length === 0) return;
     // async_insert=0 even if the user's profile turns it on: the promise must mean "stored".

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { closeRedisClient } from '../redis/redis.client';
+import { closeRedisClient } from '../infrastructure/redis/redis.client';
 import type { KeyUsage, KeyUsageStore } from './rate-limiter.port';
 
 // last_used_at only moves forward, so records arriving out of order (several instances, retries)

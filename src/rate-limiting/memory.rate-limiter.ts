@@ -1,4 +1,4 @@
-import { assertLimitArgs, decision } from './rate-limit.window';
+import { assertLimitArgs, decision, windowAt } from './rate-window';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.port';
 
 const PRUNE_EVERY_MS = 60_000;
@@ -18,8 +18,7 @@ export class MemoryRateLimiter implements RateLimiter {
     assertLimitArgs(limit, windowSeconds);
     const nowMs = this.now();
     this.prune(nowMs);
-    const index = Math.floor(Math.floor(nowMs / 1000) / windowSeconds);
-    const resetAtSeconds = (index + 1) * windowSeconds;
+    const { index, resetAtSeconds } = windowAt(nowMs, windowSeconds);
     const key = `${bucket}:${index}`;
     const counter = this.counters.get(key) ?? { count: 0, resetAtMs: resetAtSeconds * 1000 };
     if (counter.count >= limit) return decision(false, limit, counter.count, resetAtSeconds);

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { ReadAhead, ReadAheadValue } from '../read-model/read-ahead';
-import { closeRedisClient } from '../redis/redis.client';
-import { assertLimitArgs, decision } from './rate-limit.window';
+import type { ReadAhead, ReadAheadValue } from '../infrastructure/read-model/read-ahead';
+import { closeRedisClient } from '../infrastructure/redis/redis.client';
+import { assertLimitArgs, decision } from './rate-window';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.port';
 
 /*
@@ -19,60 +19,52 @@ local function readAhead(kind)
 end`;
 
 /*
- * Windows come from the Redis server's clock (TIME), so instances with skewed clocks share the
- * same windows; Redis >= 5 replicates script effects, which is what allows TIME before a write.
- * A refused request does not increment: the counter is exactly the number allowed, a client
- * hammering while refused does not inflate it, and a limit raised mid-window lets more in.
- * The window key is built in the script from the server time, so it is not in KEYS (single
- * Redis; a cluster would need a hash tag on the bucket).
- * Returns {allowed 0|1, allowed count in this window, window end in unix seconds}.
+ * The window arithmetic of rate-window.ts, on the Redis server's clock (TIME), so instances with
+ * skewed clocks share the same windows; Redis >= 5 replicates script effects, which is what
+ * allows TIME before a write. A refused request does not increment: the counter is exactly the
+ * number allowed, a client hammering while refused does not inflate it, and a limit raised
+ * mid-window lets more in. The window key is built in the script from the server time, so it is
+ * not in KEYS (single Redis; a cluster would need a hash tag on the bucket).
+ * Returns allowed 0|1, the allowed count in this window, the window end in unix seconds.
  */
-const CONSUME_LUA = `${READ_AHEAD_LUA}
-local window = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local now = tonumber(redis.call('TIME')[1])
-local index = math.floor(now / window)
-local resetAt = (index + 1) * window
-local key = KEYS[1] .. ':' .. index
-local count = tonumber(redis.call('GET', key) or '0')
-if count >= limit then
-  return {0, count, resetAt, readAhead(ARGV[4])}
-end
-count = redis.call('INCR', key)
-if count == 1 then
-  redis.call('EXPIREAT', key, resetAt + tonumber(ARGV[3]))
-end
-return {1, count, resetAt, readAhead(ARGV[4])}`;
+const COUNT_LUA = `
+local function countIn(bucket, window, limit, margin)
+  local now = tonumber(redis.call('TIME')[1])
+  local index = math.floor(now / window)
+  local resetAt = (index + 1) * window
+  local key = bucket .. ':' .. index
+  local count = tonumber(redis.call('GET', key) or '0')
+  if count >= limit then return 0, count, resetAt end
+  count = redis.call('INCR', key)
+  if count == 1 then redis.call('EXPIREAT', key, resetAt + margin) end
+  return 1, count, resetAt
+end`;
+
+/*
+ * KEYS[1] bucket, [KEYS[2] read ahead]; ARGV: window, limit, margin[, read-ahead kind].
+ * Returns {allowed, count, resetAt[, the record read ahead]}.
+ */
+const CONSUME_LUA = `${READ_AHEAD_LUA}${COUNT_LUA}
+local allowed, count, resetAt = countIn(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {allowed, count, resetAt, readAhead(ARGV[4])}`;
 
 /*
  * The request gate's one round trip: read an API key's credential record (a hash of the read
  * models) and count the request against that key's bucket, or against the fallback bucket (the
- * client address) when no such key exists. Same window logic as CONSUME_LUA.
+ * client address) when no such key exists.
  * KEYS[1] credential hash, [KEYS[2] read ahead]; ARGV: window, limit, margin, key bucket prefix,
  * fallback bucket[, read-ahead kind].
  * Returns {allowed, count, resetAt, credential fields as a flat list[, the record read ahead]}.
  */
-const LOOKUP_CONSUME_LUA = `${READ_AHEAD_LUA}
+const LOOKUP_CONSUME_LUA = `${READ_AHEAD_LUA}${COUNT_LUA}
 local record = redis.call('HGETALL', KEYS[1])
 local keyId = nil
 for i = 1, #record, 2 do
   if record[i] == 'key_id' then keyId = record[i + 1] end
 end
-local window = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local now = tonumber(redis.call('TIME')[1])
-local index = math.floor(now / window)
-local resetAt = (index + 1) * window
-local key = (keyId and (ARGV[4] .. keyId) or ARGV[5]) .. ':' .. index
-local count = tonumber(redis.call('GET', key) or '0')
-if count >= limit then
-  return {0, count, resetAt, record, readAhead(ARGV[6])}
-end
-count = redis.call('INCR', key)
-if count == 1 then
-  redis.call('EXPIREAT', key, resetAt + tonumber(ARGV[3]))
-end
-return {1, count, resetAt, record, readAhead(ARGV[6])}`;
+local bucket = keyId and (ARGV[4] .. keyId) or ARGV[5]
+local allowed, count, resetAt = countIn(bucket, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {allowed, count, resetAt, record, readAhead(ARGV[6])}`;
 
 const EXPIRY_MARGIN_SECONDS = 5;
 

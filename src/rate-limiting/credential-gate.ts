@@ -1,0 +1,28 @@
+import type { ReadAhead, ReadAheadResult } from '../infrastructure/read-model/read-ahead';
+import type { KeyCredential } from '../read/api-keys/api-key.lookup';
+import type { RateLimitDecision } from './rate-limiter.port';
+
+export interface GateResult {
+  decision: RateLimitDecision;
+  /** On Redis, when a read ahead was asked for: the record the handler will read. */
+  readAhead?: ReadAheadResult;
+}
+
+/**
+ * A key's credential and the request's rate-limit decision together, counted against the key's
+ * bucket, or without a credential against the fallback bucket (the client address). Two adapters,
+ * chosen by configuration in RateLimitingModule: on Redis one script answers both (one round trip
+ * per authenticated request, with the record a GET will read); in memory, the stores in turn.
+ */
+export interface CredentialGate {
+  lookupAndConsume(
+    hash: string,
+    fallbackBucket: string,
+    ahead?: ReadAhead,
+  ): Promise<GateResult & { credential: KeyCredential | null }>;
+  consume(bucket: string): Promise<RateLimitDecision>;
+  /** consume(), reading `ahead` along where that saves a round trip. */
+  consumeReadingAhead(bucket: string, ahead?: ReadAhead): Promise<GateResult>;
+}
+
+export const CREDENTIAL_GATE = Symbol('CredentialGate');

@@ -1,0 +1,54 @@
+import { ReadAhead, ReadAheadResult, ReadAheadValue } from '../infrastructure/read-model/read-ahead';
+import { apiKeyKeys } from '../projections/api-keys/api-keys.projection';
+import { credentialFrom, KeyCredential } from '../read/api-keys/api-key.lookup';
+import type { CredentialGate, GateResult } from './credential-gate';
+import type { RateLimitDecision } from './rate-limiter.port';
+import { RedisRateLimiter } from './redis.rate-limiter';
+import { WINDOW_SECONDS } from './rate-window';
+
+/**
+ * The gate when both the read models and the limits live in Redis: one Lua script reads the key's
+ * credential, counts the request in the right bucket and reads ahead the record the route names.
+ */
+export class RedisCredentialGate implements CredentialGate {
+  constructor(
+    private readonly limiter: RedisRateLimiter,
+    private readonly readModelNamespace: string,
+    private readonly perMinute: number,
+  ) {}
+
+  async lookupAndConsume(
+    hash: string,
+    fallbackBucket: string,
+    ahead?: ReadAhead,
+  ): Promise<GateResult & { credential: KeyCredential | null }> {
+    const key = this.readModelNamespace + apiKeyKeys.byHash(hash);
+    const found = await this.limiter.consumeWithCredential(
+      key,
+      'key:',
+      fallbackBucket,
+      this.perMinute,
+      WINDOW_SECONDS,
+      ahead,
+    );
+    return {
+      credential: credentialFrom(found.credential),
+      decision: found.decision,
+      readAhead: aheadResult(ahead, found.readAhead),
+    };
+  }
+
+  consume(bucket: string): Promise<RateLimitDecision> {
+    return this.limiter.consume(bucket, this.perMinute, WINDOW_SECONDS);
+  }
+
+  async consumeReadingAhead(bucket: string, ahead?: ReadAhead): Promise<GateResult> {
+    if (!ahead) return { decision: await this.consume(bucket) };
+    const found = await this.limiter.consumeReadingAhead(bucket, this.perMinute, WINDOW_SECONDS, ahead);
+    return { decision: found.decision, readAhead: aheadResult(ahead, found.readAhead) };
+  }
+}
+
+function aheadResult(ahead: ReadAhead | undefined, value: ReadAheadValue | undefined): ReadAheadResult | undefined {
+  return ahead && value !== undefined ? new ReadAheadResult(ahead, value) : undefined;
+}
