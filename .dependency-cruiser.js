@@ -83,6 +83,33 @@ module.exports = {
       to: { path: ['^src/webhooks/(delivery|alerts|calls)/', '^src/ingestion/'] },
     },
     {
+      name: 'write-never-causes-side-effects',
+      severity: 'error',
+      comment:
+        'A command handler decides and appends; what follows from its events (deliveries, alerts) ' +
+        'is done by the features that listen, so a retried or replayed command sends nothing twice.',
+      from: { path: WRITE },
+      to: { path: '^src/webhooks/(delivery|alerts|calls)/' },
+    },
+    {
+      name: 'platform-never-imports-write',
+      severity: 'error',
+      comment:
+        'The platform (config, HTTP, auth gate, logging) serves every feature; commands and their ' +
+        'events belong to the write side, which alone appends to the event store.',
+      from: { path: '^src/platform/' },
+      to: { path: WRITE },
+    },
+    {
+      name: 'contracts-import-no-role',
+      severity: 'error',
+      comment:
+        'contracts/ holds the shapes both the write and the read side answer with; importing either ' +
+        'side from there would bring the coupling back that it exists to remove.',
+      from: { path: '^src/contracts/' },
+      to: { path: [WRITE, READ, PROJECTIONS], pathNot: '/domain/' },
+    },
+    {
       name: 'infrastructure-never-imports-platform',
       severity: 'error',
       comment:

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { RATE_LIMITER } from '../../src/infrastructure/rate-limit/rate-limiter.port';
+import { RATE_LIMITER } from '../../src/rate-limiting/rate-limiter.port';
 import { READ_MODEL_STORE } from '../../src/infrastructure/read-model/read-model-store.port';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 
@@ -39,7 +39,7 @@ describe('API key comparison is constant-time', () => {
   it('compares secrets nowhere in src with ==/!= or string methods (only crypto.timingSafeEqual)', () => {
     const secretName = /(secret|hash|password|passwd|signature|token|ha1|digest|api_?key|keyHash|masterKey)\w*/i;
     // `x === y` where either side names a secret, not counting comparisons with a literal or typeof.
-    const comparison = /([\w.$\]\[)]+)\s*(===|!==|==|!=)\s*([\w.$\]\[(]+)/g;
+    const comparison = /([\w.$\][)]+)\s*(===|!==|==|!=)\s*([\w.$\][(]+)/g;
     // Literals, constants and lengths are public; comparing with them leaks nothing.
     const literal = /^(undefined|null|true|false|\d[\w.]*|['"`].*|[A-Z][A-Z0-9_]*|.*\.(length|size))$/;
     const offences: string[] = [];

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTlsMaterial } from '../../src/platform/http/tls-material';
-import { ApiClient, ApiResponse } from '../support/http-client';
+import { ApiResponse } from '../support/http-client';
 import { useIsolatedSchema } from '../support/postgres';
 import { startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 import { customBody, elevenlabsBody, trunkBody } from '../support/trunk-requests';

@@ -61,7 +61,7 @@ export async function verify(env: FaultEnvironment, tenant: Tenant, ledger: Ledg
 
 async function pageTrunks(client: ApiClient): Promise<{ ids: Set<string>; total: number }> {
   const ids = new Set<string>();
-  let total = 0;
+  let total: number;
   for (let offset = 0; ; offset += 100) {
     const page = await client.get(`/v1/trunks?limit=100&offset=${offset}&sort=created_at`);
     if (page.status !== 200) throw new Error(`GET /v1/trunks: ${page.status} ${page.text}`);

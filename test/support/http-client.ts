@@ -44,7 +44,7 @@ export class ApiClient {
       dispatcher: this.agent,
     });
     const text = await response.body.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

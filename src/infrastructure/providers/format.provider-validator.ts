@@ -50,6 +50,7 @@ function customEndpointProblem(endpoint: string): string | null {
   if (endpoint.length > MAX_ENDPOINT_LENGTH) return `must be at most ${MAX_ENDPOINT_LENGTH} characters`;
   // The URL parser would quietly strip surrounding blanks and accept `wss:host` or `wss:///host`;
   // the contract asks for the absolute form as written.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (!/^wss:\/\/[^/\\]/i.test(endpoint) || /[\s\u0000-\u001f\u007f]/.test(endpoint))
     return 'must be an absolute wss:// URL';
   let url: URL;

@@ -23,7 +23,8 @@ export interface Violation {
 export function toJsonSchema(schema: Schema, closeObjects: boolean): Schema {
   if (Array.isArray(schema)) return schema.map((s) => toJsonSchema(s, closeObjects)) as unknown as Schema;
   if (typeof schema !== 'object' || schema === null) return schema;
-  const { nullable, example, writeOnly, readOnly, ...rest } = schema;
+  // example, writeOnly and readOnly are OpenAPI annotations JSON Schema validation must not see.
+  const { nullable, example: _example, writeOnly: _writeOnly, readOnly: _readOnly, ...rest } = schema;
   const out: Schema = {};
   for (const [key, value] of Object.entries(rest)) {
     if (key === 'properties')

@@ -15,6 +15,7 @@ interface ChdbSession {
 type SessionClass = new (path: string, options: { connectionArgs: readonly string[] }) => ChdbSession;
 
 // Untyped require: chdb is an optional dependency, and the build must not need its types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- chdb is optional: loaded untyped at run time, never at build time
 const { Session } = require('chdb') as { Session: SessionClass };
 
 const init = JSON.parse(process.env.TRUNKLINE_CHDB_INIT ?? '{}') as WorkerInit;
