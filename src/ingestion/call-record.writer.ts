@@ -1,5 +1,5 @@
 import { ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
-import type { ClusterServices } from '../infrastructure/cluster/cluster.module';
+import type { ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { MutexTimeoutError, RedisMutex } from '../infrastructure/cluster/redis.mutex';
 import { DomainError } from '../shared/domain-error';
 import { CallRow, EnrichedCallRecord, rowOf } from './call-record.row';
@@ -142,7 +142,7 @@ export class CallRecordWriter {
       // Above the stored version even when another instance's clock runs ahead of ours.
       rows.push(rowOf(record, Math.max(this.nextVersion(), old ? Number(old.version) + 1 : 0), now));
     }
-    await this.clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
+    await this.clickhouse.insert('call_records', rows);
   }
 
   /**

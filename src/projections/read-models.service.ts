@@ -13,7 +13,7 @@ import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/ap
 import { accountsProjection } from './accounts/accounts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
 import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
-import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.module';
+import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { Leadership } from '../infrastructure/cluster/leader-lease.port';
 import { SECRET_BOX, SecretBox } from '../infrastructure/secrets/secret-box';
 import { changesDimension, TrunkDimensionProjector } from './clickhouse/trunk-dimension.projector';

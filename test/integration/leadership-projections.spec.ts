@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import type { ClusterServices } from '../../src/infrastructure/cluster/cluster.module';
+import type { ClusterServices } from '../../src/infrastructure/cluster/cluster.port';
 import type { Leadership } from '../../src/infrastructure/cluster/leader-lease.port';
 import { RedisBus } from '../../src/infrastructure/cluster/redis.bus';
 import { RedisFencedWriter } from '../../src/infrastructure/cluster/redis.fenced-writer';

@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
+import { Test } from '@nestjs/testing';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
-import { EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { RecordCallsCompletedHandler } from '../../src/webhooks/write/record-calls-completed.handler';
 import { MemoryReadModelStore } from '../../src/infrastructure/read-model/memory.read-model-store';
 import { loadConfig } from '../../src/platform/config/app-config';
 import { AppLogger, createRootLogger } from '../../src/platform/logging/logging';
@@ -61,6 +64,17 @@ describe('call.completed right after a start', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
   });
 
+  let commands: CommandBus;
+  beforeAll(async () => {
+    // The recorder records through the write side's command, as in the app.
+    const module = await Test.createTestingModule({
+      imports: [CqrsModule.forRoot()],
+      providers: [RecordCallsCompletedHandler, { provide: EVENT_STORE, useValue: events }],
+    }).compile();
+    await module.init();
+    commands = module.get(CommandBus);
+  });
+
   afterAll(async () => {
     await events.close();
     rmSync(dir, { recursive: true, force: true });
@@ -70,7 +84,7 @@ describe('call.completed right after a start', () => {
     const config = { ...loadConfig({ DATA_DIR: dir }), consistencyTimeoutMs };
     const store = new MemoryReadModelStore();
     const readModels = new WebhookReadModels(events, store, config, null, logging);
-    return { readModels, recorder: new CallCompletedRecorder(store, events, readModels, config, logging) };
+    return { readModels, recorder: new CallCompletedRecorder(store, commands, readModels, config, logging) };
   };
   const callEvents = async (accountId: string) =>
     (await events.readAll({ after: null, maxCount: 1000 })).filter(

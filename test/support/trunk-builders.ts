@@ -1,6 +1,12 @@
 import { EncryptedSecret } from '../../src/shared/encrypted-secret';
 import { TrunkCommand } from '../../src/write/trunks/domain/trunk.decider';
-import { TrunkCreated, TrunkDeleted, TrunkEvent, TrunkUpdated } from '../../src/write/trunks/domain/trunk.events';
+import {
+  SipPasswordRotated,
+  TrunkCreated,
+  TrunkDeleted,
+  TrunkEvent,
+  TrunkUpdated,
+} from '../../src/write/trunks/domain/trunk.events';
 
 export const AT = new Date('2026-11-21T10:00:00.000Z');
 export const LATER = new Date('2026-11-21T11:00:00.000Z');
@@ -61,7 +67,7 @@ export function trunkUpdated(
   };
 }
 
-export const trunkDeleted = (): TrunkDeleted => ({
+export const trunkDeleted = (overrides: Partial<TrunkDeleted['data']> = {}): TrunkDeleted => ({
   type: 'TrunkDeleted',
   data: {
     trunk_id: 'conn_1',
@@ -69,6 +75,19 @@ export const trunkDeleted = (): TrunkDeleted => ({
     sip_username: 'main-line',
     name: 'Main line',
     deleted_at: LATER.toISOString(),
+    ...overrides,
+  },
+});
+
+export const sipPasswordRotated = (overrides: Partial<SipPasswordRotated['data']> = {}): SipPasswordRotated => ({
+  type: 'SipPasswordRotated',
+  data: {
+    trunk_id: 'conn_1',
+    account_id: 'acct_1',
+    sip_username: 'main-line',
+    sip_password: secret('pw2'),
+    rotated_at: LATER.toISOString(),
+    ...overrides,
   },
 });
 

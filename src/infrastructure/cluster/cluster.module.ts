@@ -5,24 +5,13 @@ import type { ClusterSettings } from '../infrastructure.settings';
 import { REDIS } from '../infrastructure.module';
 import { SECRET_BOX, SecretBox } from '../secrets/secret-box';
 import { shareDestroys } from '../secrets/secret-destroy.broadcast';
+import { CLUSTER, ClusterServices } from './cluster.port';
 import { LEADER_LEASE, LeaderLease } from './leader-lease.port';
 import { LocalLeaderLease } from './local.leader-lease';
 import { RedisBus } from './redis.bus';
 import { RedisFencedWriter } from './redis.fenced-writer';
 import { RedisLeaderLease } from './redis.leader-lease';
 
-/** What instances sharing one Redis use to coordinate: leases, fenced writes, pub/sub. */
-export interface ClusterServices {
-  redis: Redis;
-  /** REDIS_NAMESPACE: leases, channels and shared checkpoints live under it. */
-  namespace: string;
-  lease: RedisLeaderLease;
-  writer: RedisFencedWriter;
-  bus: RedisBus;
-}
-
-/** null without REDIS_URL: one process, nothing to coordinate. */
-export const CLUSTER = Symbol('Cluster');
 const SHARED_DESTROYS = Symbol('SharedDestroys');
 
 @Global()

@@ -1,8 +1,7 @@
+import type { MessageBus, MessageHandler } from './cluster.port';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { closeRedisClient, createRedisClient, waitForReady } from '../redis/redis.client';
-
-export type MessageHandler = (message: string) => void;
 
 /** What an acknowledged publish carries: the payload and where to say it was handled. */
 interface AckedEnvelope {
@@ -22,7 +21,7 @@ interface PendingAck {
  * subscriber that is away, so every reconnect after the first calls the resync handlers: each
  * subscriber re-reads (or forgets) whatever it may have missed.
  */
-export class RedisBus {
+export class RedisBus implements MessageBus {
   private readonly handlers = new Map<string, MessageHandler[]>();
   private readonly resyncs: (() => void)[] = [];
   private connectedOnce = false;

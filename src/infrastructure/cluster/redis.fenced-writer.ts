@@ -1,5 +1,9 @@
 import type { Redis } from 'ioredis';
+import type { AppliedCount, CheckpointTarget, FencedWriter } from './cluster.port';
+
+export type { AppliedCount, CheckpointTarget } from './cluster.port';
 import type { WriteOp } from '../read-model/read-model-store.port';
+import { defineScript, RedisScript } from '../redis/redis.script';
 import { FencedOffError, LeaderTerm } from './leader-lease.port';
 import { leaseKeys } from './lease-keys';
 
@@ -29,23 +33,10 @@ end
 if ARGV[7] ~= '' then redis.call('HINCRBY', ARGV[7], 'events', ARGV[8]) end
 return 1`;
 
-type WriteCommand = (...args: string[]) => Promise<number>;
-
-export interface AppliedCount {
-  /** Full Redis key of a hash whose `events` field counts every event applied (ops metric). */
-  key: string;
-  events: number;
-}
-
-export interface CheckpointTarget {
-  /** Full Redis key of the checkpoint (namespace included). */
-  key: string;
-  /** Pub/sub channel told every new checkpoint. */
-  channel: string;
-}
+type WriteCommand = RedisScript<string[], number>;
 
 /** Writes that only the current leader of a lease may make, checked in the same script. */
-export class RedisFencedWriter {
+export class RedisFencedWriter implements FencedWriter {
   private readonly command: WriteCommand;
 
   constructor(
@@ -53,8 +44,7 @@ export class RedisFencedWriter {
     /** Namespace of the leases (REDIS_NAMESPACE). */
     private readonly leaseNamespace: string,
   ) {
-    redis.defineCommand('trunklineFencedWrite', { numberOfKeys: 1, lua: WRITE_LUA });
-    this.command = (redis as unknown as { trunklineFencedWrite: WriteCommand }).trunklineFencedWrite.bind(redis);
+    this.command = defineScript(redis, 'trunklineFencedWrite', { numberOfKeys: 1, lua: WRITE_LUA });
   }
 
   /** Read-model writes (keys relative to `prefix`) and the checkpoint after them. */

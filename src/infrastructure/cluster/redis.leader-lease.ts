@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { LeaderLease, LeaderTask, LeaderTerm, Leadership } from './leader-lease.port';
+import { defineScript, RedisScript } from '../redis/redis.script';
 import { leaseKeys } from './lease-keys';
 import { newTerm, pause } from './lease-term';
 
@@ -29,11 +30,11 @@ const RELEASE_LUA = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-type LeaseCommands = {
-  trunklineLeaseAcquire(lease: string, fence: string, owner: string, ttl: number): Promise<number | null>;
-  trunklineLeaseRenew(lease: string, value: string, ttl: number): Promise<number>;
-  trunklineLeaseRelease(lease: string, value: string): Promise<number>;
-};
+interface LeaseScripts {
+  acquire: RedisScript<[lease: string, fence: string, owner: string, ttl: number], number | null>;
+  renew: RedisScript<[lease: string, value: string, ttl: number], number>;
+  release: RedisScript<[lease: string, value: string], number>;
+}
 
 /**
  * A lease per task name in Redis (SET NX PX through a script that also draws the fencing token),
@@ -47,7 +48,7 @@ export class RedisLeaderLease implements LeaderLease {
   readonly instanceId: string;
   private readonly ttlMs: number;
   private readonly retryMs: number;
-  private readonly commands: LeaseCommands;
+  private readonly scripts: LeaseScripts;
 
   constructor(
     private readonly redis: Redis,
@@ -57,10 +58,11 @@ export class RedisLeaderLease implements LeaderLease {
     this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.ttlMs = options.ttlMs ?? 3000;
     this.retryMs = options.retryMs ?? 250;
-    redis.defineCommand('trunklineLeaseAcquire', { numberOfKeys: 2, lua: ACQUIRE_LUA });
-    redis.defineCommand('trunklineLeaseRenew', { numberOfKeys: 1, lua: RENEW_LUA });
-    redis.defineCommand('trunklineLeaseRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
-    this.commands = redis as unknown as LeaseCommands;
+    this.scripts = {
+      acquire: defineScript(redis, 'trunklineLeaseAcquire', { numberOfKeys: 2, lua: ACQUIRE_LUA }),
+      renew: defineScript(redis, 'trunklineLeaseRenew', { numberOfKeys: 1, lua: RENEW_LUA }),
+      release: defineScript(redis, 'trunklineLeaseRelease', { numberOfKeys: 1, lua: RELEASE_LUA }),
+    };
   }
 
   runWhileLeader(name: string, task: LeaderTask): Leadership {
@@ -93,7 +95,7 @@ export class RedisLeaderLease implements LeaderLease {
       // The key's TTL starts between send and reply: counting from the send never overestimates it.
       const sentAt = Date.now();
       try {
-        const token = await this.commands.trunklineLeaseAcquire(keys.lease, keys.fence, this.instanceId, this.ttlMs);
+        const token = await this.scripts.acquire(keys.lease, keys.fence, this.instanceId, this.ttlMs);
         if (token !== null) {
           const term = newTerm(name, this.instanceId, Number(token), (event, reason) =>
             this.options.onEvent?.(event, { lease: name, token: Number(token), reason }),
@@ -124,7 +126,7 @@ export class RedisLeaderLease implements LeaderLease {
       term.resign('task ended');
       stopped.removeEventListener('abort', onStop);
       await renewing;
-      await this.commands.trunklineLeaseRelease(keys.lease, term.leaseValue).catch(() => undefined);
+      await this.scripts.release(keys.lease, term.leaseValue).catch(() => undefined);
     }
     if (failed) await pause(this.retryMs * 4, stopped);
   }
@@ -141,7 +143,7 @@ export class RedisLeaderLease implements LeaderLease {
         if (term.signal.aborted) break;
         const sentAt = Date.now();
         try {
-          const renewed = await this.commands.trunklineLeaseRenew(leaseKey, term.leaseValue, this.ttlMs);
+          const renewed = await this.scripts.renew(leaseKey, term.leaseValue, this.ttlMs);
           if (renewed !== 1) term.resign('lease taken over');
           else {
             validUntil = sentAt + this.ttlMs;

@@ -5,10 +5,11 @@ import { DataKeyCache } from './data-key-cache';
 import { DataKeyConflictError, type KeyVault } from './key-vault.port';
 import { MASTER_KEY_BYTES } from './master-key';
 import { SecretDestroyedError, SecretUnavailableError } from './secret.errors';
+import type { DestroyBroadcast, SecretBox } from './secret-box.port';
 
 export { SecretDestroyedError, SecretUnavailableError } from './secret.errors';
-
-export const SECRET_BOX = Symbol('SecretBox');
+export { SECRET_BOX } from './secret-box.port';
+export type { DestroyBroadcast, SecretBox } from './secret-box.port';
 
 export interface SecretBoxOptions {
   /** Unwrapped data keys kept in memory. */
@@ -24,12 +25,6 @@ export interface SecretBoxOptions {
 
 const DATA_KEY_BYTES = 32;
 
-/** Tells the other instances sharing the vault that an owner's key was destroyed. */
-export interface DestroyBroadcast {
-  /** Resolves once the message is handed to every listening instance's connection. */
-  publish(ownerId: string): Promise<void>;
-}
-
 /**
  * Envelope encryption of trunk secrets: each owner (trunk) has its own random data key, stored
  * in the vault wrapped under the master key (AES-256-GCM, AAD = owner id). Fields are encrypted
@@ -37,7 +32,7 @@ export interface DestroyBroadcast {
  * fails to decrypt. destroy() removes the data key: every copy of the owner's secrets, in every
  * event and backup, becomes unrecoverable. Plaintexts and keys never appear in errors or logs.
  */
-export class SecretBox {
+export class AesGcmSecretBox implements SecretBox {
   private readonly masterKey: KeyObject;
   private readonly cache: DataKeyCache;
   /** Bumped by every destroy(): a key unwrapped from a read that began before it is not cached. */

@@ -1,4 +1,4 @@
-import type { RedisBus } from '../cluster/redis.bus';
+import type { MessageBus } from '../cluster/cluster.port';
 import type { SecretBox } from './secret-box';
 
 export const destroyChannel = (namespace: string): string => `${namespace}secrets:destroyed`;
@@ -11,7 +11,7 @@ const ACK_TIMEOUT_MS = 2000;
  * only once every instance that received it has marked the owner destroyed in its cache; a
  * reconnect of the subscriber (messages may have been lost meanwhile) empties the cache.
  */
-export async function shareDestroys(box: SecretBox, bus: RedisBus, namespace: string): Promise<void> {
+export async function shareDestroys(box: SecretBox, bus: MessageBus, namespace: string): Promise<void> {
   const channel = destroyChannel(namespace);
   await bus.subscribeAcked(channel, (ownerId) => box.forgetDestroyed(ownerId));
   bus.onResync(() => box.forgetAll());

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { randomBytes } from 'node:crypto';
-import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.module';
+import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
 import { EVENT_STORE, EventMetadata, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';

@@ -28,7 +28,8 @@ export const webhookDeliveriesProjection: Projection = {
     if (isWebhookDeliveryEvent(stored)) return recordOutcome(view, stored);
     const events = webhookEventsOf(stored);
     if (events.length === 0) return [];
-    const subscriptions = subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(events[0].accountId))) ?? [];
+    const subscriptions =
+      subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(events[0].accountId))) ?? [];
     const ops: WriteOp[] = [];
     for (const event of events) {
       for (const sub of subscriptions) {
@@ -75,7 +76,9 @@ async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: s
 
 async function recordOutcome(view: ProjectionView, event: StoredEvent & WebhookDeliveryEvent): Promise<WriteOp[]> {
   const before = deliveryViewCodec.decode(await view.get(webhookKeys.delivery(event.data.delivery_id)));
-  if (!before) return [];
+  // Outcomes are events of the delivery's own stream: one at or below the revision the view holds
+  // is applied already (a replay), and applying it again would count an attempt twice.
+  if (!before || event.revision <= before.revision) return [];
   if (event.type === 'DeliveryExpired') return expire(before);
   const after = { ...evolveView(before, event), revision: event.revision };
   const ops: WriteOp[] = [deliveryViewCodec.set(webhookKeys.delivery(after.id), after)];
@@ -103,7 +106,10 @@ async function recordOutcome(view: ProjectionView, event: StoredEvent & WebhookD
     const endpoint = endpointViewCodec.decode(await view.get(webhookKeys.endpoint(after.endpoint_id)));
     if (endpoint)
       ops.push(
-        endpointViewCodec.set(webhookKeys.endpoint(endpoint.id), { ...endpoint, last_success_at: event.data.attempted_at }),
+        endpointViewCodec.set(webhookKeys.endpoint(endpoint.id), {
+          ...endpoint,
+          last_success_at: event.data.attempted_at,
+        }),
       );
   }
   return ops;

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.module';
+import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
 import { Leadership } from '../../infrastructure/cluster/leader-lease.port';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';

@@ -6,6 +6,7 @@ import {
   deactivated,
   LATER,
   secret,
+  sipPasswordRotated,
   trunkCreated,
   trunkDeleted,
   trunkUpdated,
@@ -150,21 +151,7 @@ describe('trunk decider', () => {
 
   describe('RotateSipPassword', () => {
     it.each(Object.entries(STATES))('rotates the password of a %s trunk', (_name, history) => {
-      spec
-        .given(history)
-        .when(rotate())
-        .then([
-          {
-            type: 'SipPasswordRotated',
-            data: {
-              trunk_id: 'conn_1',
-              account_id: 'acct_1',
-              sip_username: 'main-line',
-              sip_password: secret('pw2'),
-              rotated_at: LATER.toISOString(),
-            },
-          },
-        ]);
+      spec.given(history).when(rotate()).then([sipPasswordRotated()]);
     });
 
     it("treats another account's trunk as not found", () => {

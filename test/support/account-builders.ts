@@ -1,0 +1,8 @@
+import { AccountEvent } from '../../src/write/accounts/domain/account.decider';
+import { eventBuilder } from './event-builder';
+
+export const accountCreated = eventBuilder<AccountEvent>('AccountCreated', {
+  account_id: 'acct_1',
+  name: 'Acme Voice',
+  created_at: '2026-11-21T10:00:00.000Z',
+});

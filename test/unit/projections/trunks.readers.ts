@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { ReadModelStore } from '../../../src/infrastructure/read-model/read-model-store.port';
+import { loadConfig } from '../../../src/platform/config/app-config';
+import { GatewayRecord } from '../../../src/projections/trunks/trunk-view';
+import { LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../../src/read/gateway/gateway.queries';
+import { TrunkDetailDto } from '../../../src/read/trunks/trunk.dto';
+import { GetTrunk, GetTrunkHandler, ListTrunks, ListTrunksHandler } from '../../../src/read/trunks/trunk.queries';
+import { TrunkStatus } from '../../../src/write/trunks/domain/trunk.types';
+import { found } from '../../support/projection-spec';
+import { AT, LATER } from '../../support/trunk-builders';
+
+/** The trunk read side as its readers see it (the routes, the SIP gateway), and what they see of conn_1. */
+export const CONFIG = loadConfig({ SIP_DOMAIN: 'sip.example.test' });
+const noCallsYet = { statsFor: async () => new Map() };
+const clock = { now: () => LATER };
+
+/** What the trunk routes of an account answer: GET /trunks/conn_1 and the list, whole and by status. */
+export const trunkRoutes =
+  (accountId = 'acct_1') =>
+  async (store: ReadModelStore) => {
+    const ids = async (status?: TrunkStatus) => {
+      const list = new ListTrunksHandler(store, noCallsYet, clock);
+      const { trunks } = await list.execute(new ListTrunks(accountId, 100, 0, status, 'asc'));
+      return trunks.map((trunk) => trunk.id);
+    };
+    return {
+      conn_1: await found(new GetTrunkHandler(store, CONFIG).execute(new GetTrunk(accountId, 'conn_1'))),
+      listed: await ids(),
+      active: await ids('active'),
+      inactive: await ids('inactive'),
+    };
+  };
+
+/** What the SIP gateway's lookup answers for acct_1. */
+export const gatewayLookup =
+  (sipUsername = 'main-line') =>
+  (store: ReadModelStore) =>
+    found(new LookupGatewayTrunkHandler(store).execute(new LookupGatewayTrunk('acct_1', sipUsername)));
+
+export const MAIN_LINE: TrunkDetailDto = {
+  id: 'conn_1',
+  name: 'Main line',
+  status: 'active',
+  ai_provider: 'openai',
+  sip_username: 'main-line',
+  sip_endpoint: 'main-line@sip.example.test',
+  created_at: AT.toISOString(),
+  updated_at: AT.toISOString(),
+  system_prompt: null,
+  vad: null,
+  provider_settings: null,
+  allowed_addresses: null,
+  elevenlabs_agent_id: null,
+  custom_endpoint: null,
+};
+export const ha1 = (password: string, username = 'main-line') =>
+  createHash('md5').update(`${username}:sip.example.test:${password}`).digest('hex');
+export const gatewayRecord = (overrides: Partial<GatewayRecord> = {}): GatewayRecord => ({
+  trunk_id: 'conn_1',
+  account_id: 'acct_1',
+  sip_username: 'main-line',
+  status: 'active',
+  ai_provider: 'openai',
+  provider_settings: null,
+  system_prompt: null,
+  allowed_addresses: null,
+  elevenlabs_agent_id: null,
+  custom_endpoint: null,
+  ha1: ha1('first-password'),
+  ...overrides,
+});
