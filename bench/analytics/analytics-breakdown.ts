@@ -7,7 +7,7 @@ import {
   TRUNK_DIMENSION_SQL,
 } from '../../src/read/analytics/analytics.sql';
 import type { BreakdownRequest, StatementTime } from './analytics-messages';
-import { percentileOf, timeSequential } from './analytics-stats';
+import { summarize, timeSequential } from './analytics-timing';
 
 const HOUR = 3_600_000;
 
@@ -29,7 +29,10 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
     const samples = await timeSequential(1, r.runs, () => clickhouse.query(sql, params)).catch((error: Error) => error);
     if (samples instanceof Error)
       out.push({ label: `${label}: FAILED (${samples.message.slice(0, 120)})`, p50Ms: NaN, p95Ms: NaN });
-    else out.push({ label, p50Ms: percentileOf(samples, 50), p95Ms: percentileOf(samples, 95) });
+    else {
+      const { p50, p95 } = summarize(samples);
+      out.push({ label, p50Ms: p50, p95Ms: p95 });
+    }
   };
   const edges = { ...account, from1_ms: from, to1_ms: wholeFrom, from2_ms: wholeTo, to2_ms: to };
   const all = { ...aggregates, ...edges };

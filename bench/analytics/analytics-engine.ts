@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import type { ExportResult, Headline, PartsInfo, RawRequest, SettleResult, TimedRuns } from './analytics-messages';
 import { CH_RAW_TOTALS, chExportCsv, chRawGroups } from './analytics-sql';
-import { timeSequential } from './analytics-stats';
+import { timeSequential } from './analytics-timing';
 
 /*
  * The bench's own statements, run in the app child through the app's executor: chDB allows one

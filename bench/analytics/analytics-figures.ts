@@ -1,3 +1,4 @@
+import type { Host } from '../lib/machine';
 import type { PageCosts } from './analytics-http';
 import type { Headline, PartsInfo, StatementTime } from './analytics-messages';
 
@@ -22,14 +23,7 @@ export interface Series {
 }
 
 export interface AnalyticsReport {
-  machine: {
-    cpu: string;
-    cores: number;
-    memoryGb: number;
-    node: string;
-    chdb: string;
-    loadAverage: { beforeMeasuring: number; atEnd: number };
-  };
+  machine: Host & { chdb: string; loadAverageBeforeMeasuring: number; loadAverageAtEnd: number };
   load: AppLoadFigures;
   exportMs: number;
   postgresLoad: { rows: number; copyMs: number; indexMs: number; analyzeMs: number; tableBytes: number } | null;

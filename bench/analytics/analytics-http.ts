@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { encodeCursor, filterFingerprint } from '../../src/read/calls/call-cursor';
 import type { ListCallsQueryDto } from '../../src/read/calls/call.dto';
 import type { Headline } from './analytics-messages';
-import { timeSequential } from './analytics-stats';
+import { timeSequential } from './analytics-timing';
 
 /** One keep-alive HTTPS connection, requests one after another, certificate verified. */
 export class ApiClient {
@@ -120,13 +120,12 @@ export async function measurePages(
   const first = `/v1/calls?limit=${pageSize}`;
   const walkMs: number[] = [];
   let cursor: string | null = null;
-  let page: CallPage | null = null;
   // The walk stops at page `pages - 1`: its next_cursor is page `pages`'s cursor.
   const walkTo = Math.min(pages - 1, sizes.walkPages);
   for (let n = 1; n <= walkTo; n++) {
     if (n > 1 && cursor === null) throw new Error(`GET /v1/calls: no next_cursor after page ${n - 1}`);
     const started = performance.now();
-    page = await api.get<CallPage>(n === 1 ? first : `${first}&cursor=${encodeURIComponent(cursor!)}`);
+    const page: CallPage = await api.get<CallPage>(n === 1 ? first : `${first}&cursor=${encodeURIComponent(cursor!)}`);
     walkMs.push(performance.now() - started);
     cursor = page.pagination.next_cursor;
   }

@@ -1,13 +1,7 @@
 /** IPC between analytics.bench.ts and its app child (analytics-app-server.ts). */
 
-export interface AnalyticsAppReady {
-  type: 'ready';
-  port: number;
-  /** The app's self-signed certificate (PEM). */
-  cert: string;
-  accountId: string;
-  /** A full-scope key of that account. */
-  accountKey: string;
+/** What the app child adds to its `ready`. */
+export interface AnalyticsReadyExtra {
   chdbVersion: string;
 }
 
@@ -89,23 +83,14 @@ export interface StatementTime {
   p95Ms: number;
 }
 
-/** A bench command to the child and its answer; the id pairs them. */
-export type BenchCall =
-  | { type: 'bench-call'; id: number; op: 'load'; args: LoadSpec }
-  | { type: 'bench-call'; id: number; op: 'settle'; args: { timeoutMs: number } }
-  | { type: 'bench-call'; id: number; op: 'raw'; args: RawRequest }
-  | { type: 'bench-call'; id: number; op: 'breakdown'; args: BreakdownRequest }
-  | { type: 'bench-call'; id: number; op: 'export'; args: { path: string; accountId: string } };
-
-export interface BenchAnswer {
-  type: 'bench-answer';
-  id: number;
-  ok: boolean;
-  value?: unknown;
-  error?: string;
-}
-
-export interface BenchProgress {
-  type: 'bench-progress';
-  message: string;
+/**
+ * The bench-only commands the app child runs through the app's own ClickHouse executor: chDB
+ * allows one engine per process, so the bulk load and the raw-row baseline run beside the app.
+ */
+export interface AnalyticsOps {
+  load: [LoadSpec, LoadResult];
+  settle: [{ timeoutMs: number }, SettleResult];
+  raw: [RawRequest, TimedRuns];
+  breakdown: [BreakdownRequest, StatementTime[]];
+  export: [{ path: string; accountId: string }, ExportResult];
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Client } from 'pg';
 import type { Headline, TimedRuns } from './analytics-messages';
 import { PG_COLUMNS, pgCodecs, pgCreateIndex, pgCreateTable, pgGroups, pgTotals } from './analytics-sql';
-import { timeSequential } from './analytics-stats';
+import { timeSequential } from './analytics-timing';
 
 export interface PostgresLoad {
   rows: number;

@@ -1,8 +1,8 @@
-import type { AnalyticsBenchOptions } from './analytics-options';
-import type { AppLoadFigures } from './analytics-figures';
+import { table } from '../lib/report';
+import type { AnalyticsReport, AppLoadFigures, Series } from './analytics-figures';
 import type { Headline } from './analytics-messages';
-import { summarize, Summary } from './analytics-stats';
-import type { AnalyticsReport, Series } from './analytics-figures';
+import type { AnalyticsBenchOptions } from './analytics-options';
+import { summarize, type Summary } from './analytics-timing';
 
 export const APP_P95_TARGET_MS = 150;
 export const POSTGRES_RATIO_TARGET = 10;
@@ -15,9 +15,9 @@ const ms = (value: number) => n(value, 1);
 export function formatAnalyticsReport(r: AnalyticsReport, options: AnalyticsBenchOptions): string {
   const out = [
     `Trunkline analytics bench: ${n(options.calls)} calls over ${options.days} days, ${options.trunks} trunks, one account (seed ${options.seed})`,
-    `machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${n(r.machine.memoryGb)} GB; node ${r.machine.node}; chDB ${r.machine.chdb} (embedded, in the app process);` +
+    `machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB; node ${r.machine.node}; chDB ${r.machine.chdb} (embedded, in the app process);` +
       ` ${r.postgresSettings ? `PostgreSQL ${r.postgresSettings.server_version} (shared_buffers ${r.postgresSettings.shared_buffers}, session work_mem ${options.pgWorkMem}, max_parallel_workers_per_gather ${r.postgresSettings.max_parallel_workers_per_gather}, jit ${r.postgresSettings.jit})` : 'PostgreSQL skipped'}`,
-    `1-minute load average: ${n(r.machine.loadAverage.beforeMeasuring, 2)} before the measurements, ${n(r.machine.loadAverage.atEnd, 2)} at the end (other work on the machine skews the figures)`,
+    `1-minute load average: ${n(r.machine.loadAverage, 2)} at start, ${n(r.machine.loadAverageBeforeMeasuring, 2)} before the measurements, ${n(r.machine.loadAverageAtEnd, 2)} at the end (other work on the machine skews the figures)`,
     loadLine(r.load),
     ...(r.postgresLoad
       ? [
@@ -59,10 +59,7 @@ function seriesTable(series: Series[]): string[] {
     const sum = summarize(s.samplesMs);
     rows.push([s.label, String(sum.runs), ms(sum.p50), ms(sum.p95), ms(sum.min), ms(sum.max)]);
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)];
+  return table(rows);
 }
 
 function verdicts(r: AnalyticsReport): string[] {
@@ -88,9 +85,7 @@ const ratio = (slow: Summary, fast: Summary) =>
 
 function summaryOf(r: AnalyticsReport, source: Series['source'], granularity: Series['granularity']): Summary {
   const series = r.series.find((s) => s.source === source && s.granularity === granularity);
-  return series
-    ? summarize(series.samplesMs)
-    : { runs: 0, p50: Number.NaN, p95: Number.NaN, min: Number.NaN, max: Number.NaN };
+  return summarize(series?.samplesMs ?? []);
 }
 
 function agreement(r: AnalyticsReport): string[] {

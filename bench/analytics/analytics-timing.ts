@@ -1,9 +1,4 @@
-/** Nearest-rank percentile of a small sample (p95 of 10 samples is the largest). */
-export function percentileOf(samples: readonly number[], p: number): number {
-  if (samples.length === 0) return Number.NaN;
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
+import { Percentiles } from '../lib/percentiles';
 
 export interface Summary {
   runs: number;
@@ -13,13 +8,16 @@ export interface Summary {
   max: number;
 }
 
+/** Nearest-rank percentiles of a small sample (p95 of 10 samples is the largest); NaN when empty. */
 export function summarize(samples: readonly number[]): Summary {
+  if (samples.length === 0) return { runs: 0, p50: Number.NaN, p95: Number.NaN, min: Number.NaN, max: Number.NaN };
+  const percentiles = Percentiles.of(samples);
   return {
     runs: samples.length,
-    p50: percentileOf(samples, 50),
-    p95: percentileOf(samples, 95),
-    min: Math.min(...samples),
-    max: Math.max(...samples),
+    p50: percentiles.at(50),
+    p95: percentiles.at(95),
+    min: percentiles.min,
+    max: percentiles.max,
   };
 }
 

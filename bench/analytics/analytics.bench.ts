@@ -1,17 +1,17 @@
-import { progress, runBench } from './support/bench-main';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnalyticsAppChild } from './support/analytics-child';
-import type { AnalyticsReport, AppLoadFigures, Series } from './support/analytics-figures';
-import { ApiClient, measurePages, overviewPath, timeOverview } from './support/analytics-http';
-import type { ExportResult, LoadResult, SettleResult, StatementTime, TimedRuns } from './support/analytics-messages';
-import { AnalyticsBenchOptions, parseAnalyticsOptions } from './support/analytics-options';
-import { loadPostgres, timePostgresOverview } from './support/analytics-postgres';
-import { formatAnalyticsReport } from './support/analytics-report';
-import { Cleanups, dropSchema } from './support/cleanups';
-import { getUntilOk } from './support/probe';
+import { progress, runBench } from '../lib/bench-main';
+import { Cleanups, dropSchema, tempDir } from '../lib/cleanups';
+import { describeHost, loadAverageNow } from '../lib/machine';
+import { getUntilOk } from '../lib/probe';
+import { startApp } from '../lib/start-app';
+import type { AnalyticsReport, AppLoadFigures, Series } from './analytics-figures';
+import { ApiClient, measurePages, overviewPath, timeOverview } from './analytics-http';
+import type { AnalyticsOps, AnalyticsReadyExtra, ExportResult, TimedRuns } from './analytics-messages';
+import { type AnalyticsBenchOptions, parseAnalyticsOptions } from './analytics-options';
+import { loadPostgres, timePostgresOverview } from './analytics-postgres';
+import { formatAnalyticsReport } from './analytics-report';
 
 /*
  * GET /v1/analytics/overview over 30 days of calls, against two baselines computed in the same
@@ -25,38 +25,28 @@ import { getUntilOk } from './support/probe';
  */
 const DAY_MS = 86_400_000;
 const PAGE_RUNS = 10;
-const APP_VARIABLES = [
-  'ADMIN_API_KEY',
-  'APP_ENV',
-  'CLICKHOUSE_URL',
-  'EVENT_STORE_URL',
-  'EVENT_STORE_SCHEMA',
-  'REDIS_URL',
-  'REDIS_NAMESPACE',
-  'TLS_MODE',
-  'TLS_CERT_FILE',
-  'TLS_KEY_FILE',
-  'PORT',
-  'HOST',
-  'MASTER_KEY',
-];
 
 async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<AnalyticsReport> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-analytics-bench-'));
-  cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
-  const app = await AnalyticsAppChild.start(
-    join(__dirname, 'support', 'analytics-app-server.js'),
-    appEnvironment(dataDir),
-    cleanups,
-  );
-  const { accountId, accountKey, cert, port } = app.ready;
+  const host = describeHost();
+  const dataDir = tempDir(cleanups, 'trunkline-analytics-bench-');
+  const app = await startApp<AnalyticsReadyExtra, AnalyticsOps>(cleanups, {
+    script: join(__dirname, 'analytics-app-server.js'),
+    dataDir,
+    provision: { account: 'Analytics Bench Account', keys: ['full'], trunks: 0, providers: [] },
+    readyTimeoutMs: 120_000,
+    // The app drains and closes chDB.
+    stopGraceMs: 30_000,
+  });
+  const { cert, port } = app.ready;
+  const accountId = app.ready.account?.id ?? '';
+  const accountKey = app.ready.account?.keys.full ?? '';
   const origin = `https://127.0.0.1:${port}`;
   await getUntilOk(`${origin}/v1/calls?limit=1`, cert, { authorization: `Bearer ${accountKey}` });
 
   const to = new Date();
   const from = new Date(to.getTime() - options.days * DAY_MS);
   progress(`loading ${options.calls.toLocaleString('en-US')} calls into chDB`);
-  const loaded = await app.call<'load', LoadResult>('load', {
+  const loaded = await app.request('load', {
     accountId,
     calls: options.calls,
     trunks: options.trunks,
@@ -67,7 +57,7 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     shortSipTrace: options.shortSipTrace,
   });
   progress(`loaded in ${(loaded.ms / 1000).toFixed(1)} s; waiting for background merges`);
-  const settled = await app.call<'settle', SettleResult>('settle', { timeoutMs: options.settleSeconds * 1000 });
+  const settled = await app.request('settle', { timeoutMs: options.settleSeconds * 1000 });
   const load: AppLoadFigures = {
     ...loaded,
     batchRows: options.batchRows,
@@ -77,7 +67,7 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     parts: settled.parts,
   };
 
-  const loadBeforeMeasuring = loadavg()[0];
+  const loadBeforeMeasuring = loadAverageNow();
   const series: Series[] = [];
   const api = new ApiClient(origin, cert, accountKey);
   cleanups.add('close HTTP client', () => api.close());
@@ -88,7 +78,7 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   }
   for (const hourly of [true, false]) {
     progress(`raw rows in chDB, ${granularity(hourly)}`);
-    const timed = await app.call<'raw', TimedRuns>('raw', {
+    const timed = await app.request('raw', {
       accountId,
       fromMs: from.getTime(),
       toMs: to.getTime() + 1,
@@ -108,7 +98,7 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   );
   await api.close();
   progress('statement breakdown in chDB');
-  const statements = await app.call<'breakdown', StatementTime[]>('breakdown', {
+  const statements = await app.request('breakdown', {
     accountId,
     fromMs: from.getTime(),
     toMs: to.getTime() + 1,
@@ -119,7 +109,7 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   const csvPath = join(dataDir, 'call_records.csv');
   if (options.postgres) {
     progress('exporting the rows as CSV for PostgreSQL');
-    exported = await app.call<'export', ExportResult>('export', { path: csvPath, accountId });
+    exported = await app.request('export', { path: csvPath, accountId });
   }
   // PostgreSQL gets the machine to itself.
   await app.stop();
@@ -129,12 +119,10 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     throw new Error(`PostgreSQL holds ${postgres.load.rows} rows, chDB exported ${exported.rows}`);
   return {
     machine: {
-      cpu: cpus()[0]?.model.trim() ?? 'unknown',
-      cores: cpus().length,
-      memoryGb: totalmem() / 2 ** 30,
-      node: process.version,
-      chdb: app.ready.chdbVersion,
-      loadAverage: { beforeMeasuring: loadBeforeMeasuring, atEnd: loadavg()[0] },
+      ...host,
+      chdb: app.ready.extra.chdbVersion,
+      loadAverageBeforeMeasuring: loadBeforeMeasuring,
+      loadAverageAtEnd: loadAverageNow(),
     },
     load,
     exportMs: exported?.ms ?? 0,
@@ -184,21 +172,6 @@ function named(source: Series['source'], hourly: boolean, label: string, timed: 
     label,
     samplesMs: timed.samplesMs,
     headline: timed.headline,
-  };
-}
-
-/** Embedded everything on the temp data directory: nothing from the caller's environment leaks in. */
-function appEnvironment(dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of APP_VARIABLES) delete env[name];
-  return {
-    ...env,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    LOG_LEVEL: 'warn',
   };
 }
 

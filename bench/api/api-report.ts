@@ -1,18 +1,11 @@
-import type { Machine } from './machine';
-import type { LoadRun } from './http-load';
+import type { AppendBenchResult } from '../event-store/event-store-appends';
+import type { MeasuredRuns } from '../lib/http-load';
+import { type Machine, machineLine } from '../lib/machine';
+import { LOAD_RUN_HEADER, loadRunCells, ratioLine, runsLine, table } from '../lib/report';
 
 export const RATIO_TARGET = 0.5;
 
-export interface EventStoreFigures {
-  appendsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  appends: number;
-  /** Attempts refused with a version conflict and retried (when the event-store bench reports them). */
-  conflicts?: number;
-}
-
-export interface BenchReport {
+export interface ApiBenchReport {
   machine: Machine;
   settings: {
     path: string;
@@ -24,62 +17,49 @@ export interface BenchReport {
     logLevel: string;
     bodyBytes: number;
   };
-  bare: { median: LoadRun; runs: LoadRun[] };
-  /** The bare server making the app's Redis round trips: what no app on this design can beat. */
-  floor: { median: LoadRun; runs: LoadRun[] };
-  app: { median: LoadRun; runs: LoadRun[] };
+  bare: MeasuredRuns;
+  /** The bare server making the app's Redis round trip: what no app on this design can beat. */
+  floor: MeasuredRuns;
+  app: MeasuredRuns;
   ratio: number;
   ratioTarget: number;
-  eventStore: (EventStoreFigures & { writers: number; seconds: number }) | null;
+  eventStore: (AppendBenchResult & { writers: number; seconds: number }) | null;
 }
 
-export function formatReport(report: BenchReport): string {
+export function formatApiReport(report: ApiBenchReport): string {
   const { machine, settings, bare, floor, app, eventStore } = report;
-  const rows = [
-    ['what', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
-    [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...cells(bare.median)],
-    [
-      `floor: bare + the app's 1 Redis round trip (${settings.key === 'admin' ? 'limit' : 'credential + limit'} + read-ahead script)`,
-      ...cells(floor.median),
-    ],
-    [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...cells(app.median)],
-  ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const verdict = report.ratio >= report.ratioTarget ? 'meets target' : 'BELOW target';
+  const scripted = settings.key === 'admin' ? 'limit' : 'credential + limit';
+  const cpu = (of: MeasuredRuns) => (of.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1);
+  const rate = (of: MeasuredRuns) => of.median.requestsPerSecond;
   const out = [
-    `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis}; load average ${machine.loadAverage} at start`,
+    machineLine(machine),
     `load: autocannon, ${settings.connections} connections, pipelining 1, keep-alive, HTTPS; ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run;` +
-      ` ${settings.rounds} alternating rounds (bare, app, ...), median of each; servers in child processes; app LOG_LEVEL=${settings.logLevel}`,
+      ` ${settings.rounds} alternating rounds (bare, floor, app, ...), median of each; servers in child processes; app LOG_LEVEL=${settings.logLevel}`,
     '',
-    line(rows[0]),
-    line(widths.map((w) => '-'.repeat(w))),
-    line(rows[1]),
-    line(rows[2]),
-    line(rows[3]),
+    ...table([
+      ['what', ...LOAD_RUN_HEADER],
+      [`bare Fastify HTTPS, GET ${settings.path} (${settings.bodyBytes} B JSON)`, ...loadRunCells(bare.median)],
+      [`floor: bare + the app's 1 Redis round trip (${scripted} + read-ahead script)`, ...loadRunCells(floor.median)],
+      [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...loadRunCells(app.median)],
+    ]),
     '',
-    `ratio app/bare: ${report.ratio.toFixed(2)} (target >= ${report.ratioTarget.toFixed(2)}: ${verdict});` +
-      ` server CPU per request app/bare: ${(app.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
-    `floor/bare: ${(floor.median.requestsPerSecond / bare.median.requestsPerSecond).toFixed(2)}; app/floor: ${(app.median.requestsPerSecond / floor.median.requestsPerSecond).toFixed(2)};` +
-      ` server CPU per request floor/bare: ${(floor.median.cpuMicrosPerRequest / bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
-    `runs, requests/s: bare ${bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; floor ${floor.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
-    eventStore
-      ? `event store (PostgreSQL), ${eventStore.writers} concurrent writers, ${eventStore.seconds} s: ${eventStore.appendsPerSecond.toFixed(0)} appends/s,` +
-        ` p50 ${eventStore.p50Ms.toFixed(2)} ms, p99 ${eventStore.p99Ms.toFixed(2)} ms (${eventStore.appends} appends` +
-        `${eventStore.conflicts === undefined ? '' : `, ${eventStore.conflicts} conflicts retried`})`
-      : 'event store: skipped (--no-event-store)',
+    `${ratioLine('app/bare', report.ratio, report.ratioTarget)}; server CPU per request app/bare: ${cpu(app)}x`,
+    `floor/bare: ${(rate(floor) / rate(bare)).toFixed(2)}; app/floor: ${(rate(app) / rate(floor)).toFixed(2)};` +
+      ` server CPU per request floor/bare: ${cpu(floor)}x`,
+    runsLine('requests/s', {
+      bare: bare.runs.map((r) => r.requestsPerSecond),
+      floor: floor.runs.map((r) => r.requestsPerSecond),
+      app: app.runs.map((r) => r.requestsPerSecond),
+    }),
+    eventStoreLine(eventStore),
   ];
   return `${out.join('\n')}\n`;
 }
 
-function cells(run: LoadRun): string[] {
-  return [
-    run.requestsPerSecond.toFixed(0),
-    run.p50Ms.toFixed(2),
-    run.p99Ms.toFixed(2),
-    run.cpuMicrosPerRequest.toFixed(0),
-    String(run.non2xx),
-    String(run.errors),
-  ];
+function eventStoreLine(eventStore: ApiBenchReport['eventStore']): string {
+  if (!eventStore) return 'event store: skipped (--no-event-store)';
+  return (
+    `event store (PostgreSQL), ${eventStore.writers} concurrent writers, ${eventStore.seconds} s: ${eventStore.appendsPerSecond.toFixed(0)} appends/s,` +
+    ` p50 ${eventStore.p50Ms.toFixed(2)} ms, p99 ${eventStore.p99Ms.toFixed(2)} ms (${eventStore.appends} appends, ${eventStore.conflicts} conflicts retried)`
+  );
 }

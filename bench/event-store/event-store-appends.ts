@@ -1,15 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { dropSchema } from './support/cleanups';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { createEventStore } from '../src/infrastructure/event-store/event-store.factory';
+import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import {
   type EventStore,
   type ExpectedVersion,
   VersionConflictError,
-} from '../src/infrastructure/event-store/event-store.port';
+} from '../../src/infrastructure/event-store/event-store.port';
+import { dropSchema } from '../lib/cleanups';
+import { Percentiles } from '../lib/percentiles';
 
 export interface AppendBenchOptions {
   url: string;
@@ -28,10 +29,18 @@ export interface AppendBenchResult {
 
 const SHARED_STREAMS = 4;
 
+export interface BaselineResult {
+  commitsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
 interface Tally {
-  latenciesMs: number[];
+  latenciesMs: Percentiles;
   conflicts: number;
 }
+
+const emptyTally = (): Tally => ({ latenciesMs: new Percentiles(), conflicts: 0 });
 
 /**
  * A command workload: each writer alternates single-event appends to its own stream and to one
@@ -44,11 +53,11 @@ export async function benchEventStoreAppends(options: AppendBenchOptions): Promi
   let store: EventStore | undefined;
   try {
     store = await createEventStore({ url: options.url, schema, dataDir, poolSize: options.writers + 2 });
-    await runWriters(store, options.writers, 1, { latenciesMs: [], conflicts: 0 }); // warm-up: plans, caches
-    const tally: Tally = { latenciesMs: [], conflicts: 0 };
+    await runWriters(store, options.writers, 1, emptyTally()); // warm-up: plans, caches
+    const measured = emptyTally();
     const started = process.hrtime.bigint();
-    await runWriters(store, options.writers, options.seconds, tally);
-    return summarise(tally, Number(process.hrtime.bigint() - started) / 1e9);
+    await runWriters(store, options.writers, options.seconds, measured);
+    return summarise(measured, Number(process.hrtime.bigint() - started) / 1e9);
   } finally {
     await store?.close();
     await dropSchema(options.url, schema);
@@ -77,7 +86,7 @@ async function writer(store: EventStore, name: string, index: number, deadline: 
       const started = process.hrtime.bigint();
       try {
         const result = await store.append(stream, [event], expected);
-        tally.latenciesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+        tally.latenciesMs.record(Number(process.hrtime.bigint() - started) / 1e6);
         known.set(stream, result.nextExpectedVersion);
         break;
       } catch (error) {
@@ -103,14 +112,13 @@ const payload = (i: number) => ({
 });
 
 function summarise(tally: Tally, seconds: number): AppendBenchResult {
-  const sorted = [...tally.latenciesMs].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const round = (n: number): number => Math.round(n * 100) / 100;
+  const count = tally.latenciesMs.count;
   return {
-    appendsPerSecond: Math.round(sorted.length / seconds),
-    p50Ms: round(at(0.5)),
-    p99Ms: round(at(0.99)),
-    appends: sorted.length,
+    appendsPerSecond: Math.round(count / seconds),
+    p50Ms: round(tally.latenciesMs.at(50)),
+    p99Ms: round(tally.latenciesMs.at(99)),
+    appends: count,
     conflicts: tally.conflicts,
   };
 }
@@ -119,14 +127,12 @@ function summarise(tally: Tally, seconds: number): AppendBenchResult {
  * Same-run baseline: the same writers committing one plain single-row INSERT each. The store
  * cannot beat it (both are bound by commit/WAL flush); the gap is the store's own cost.
  */
-export async function benchBaselineInserts(
-  options: AppendBenchOptions,
-): Promise<{ commitsPerSecond: number; p50Ms: number; p99Ms: number }> {
+export async function benchBaselineInserts(options: AppendBenchOptions): Promise<BaselineResult> {
   const table = `bench_baseline_${randomBytes(6).toString('hex')}`;
   const pool = new Pool({ connectionString: options.url, max: options.writers });
   await pool.query(`CREATE TABLE "${table}" (id bigserial PRIMARY KEY, body jsonb NOT NULL)`);
   try {
-    const tally: Tally = { latenciesMs: [], conflicts: 0 };
+    const measured = emptyTally();
     const deadline = process.hrtime.bigint() + BigInt(Math.round(options.seconds * 1e9));
     const started = process.hrtime.bigint();
     const insert = { name: 'baseline_insert', text: `INSERT INTO "${table}" (body) VALUES ($1)` };
@@ -135,30 +141,14 @@ export async function benchBaselineInserts(
         for (let i = 0; process.hrtime.bigint() < deadline; i += 1) {
           const t0 = process.hrtime.bigint();
           await pool.query({ ...insert, values: [JSON.stringify(payload(w * 1e6 + i))] });
-          tally.latenciesMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          measured.latenciesMs.record(Number(process.hrtime.bigint() - t0) / 1e6);
         }
       }),
     );
-    const { appendsPerSecond, p50Ms, p99Ms } = summarise(tally, Number(process.hrtime.bigint() - started) / 1e9);
+    const { appendsPerSecond, p50Ms, p99Ms } = summarise(measured, Number(process.hrtime.bigint() - started) / 1e9);
     return { commitsPerSecond: appendsPerSecond, p50Ms, p99Ms };
   } finally {
     await pool.query(`DROP TABLE IF EXISTS "${table}"`);
     await pool.end();
   }
-}
-
-if (require.main === module) {
-  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const seconds = Number(process.argv[2] ?? 10);
-  void (async () => {
-    const options = { url, writers: 16, seconds };
-    const baseline = await benchBaselineInserts(options);
-    const store = await benchEventStoreAppends(options);
-    console.log(
-      JSON.stringify({ writers: 16, seconds, baselinePlainInsert: baseline, eventStoreAppends: store }, null, 2),
-    );
-  })().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
 }

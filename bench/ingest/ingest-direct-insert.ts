@@ -1,9 +1,10 @@
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { failStartup } from './child-control';
-import { treeCpuMicros } from './ingest-process-tree';
-import { DIRECT_SPEC_ENV, DirectInsertResult, DirectInsertSpec } from './ingest-messages';
-import { recordsOf, RowBuilder } from './ingest-records';
+import { recordsOf } from '../lib/call-records';
+import { failStartup } from '../lib/child-control';
+import { treeCpuMicros } from '../lib/process-tree';
+import { DIRECT_SPEC_ENV, type DirectInsertResult, type DirectInsertSpec } from './ingest-messages';
+import { RowBuilder } from './ingest-records';
 
 /*
  * The baseline (forked by ingest.bench.ts, alone on the machine): the same records, as the same

@@ -1,27 +1,5 @@
-/** IPC and files between ingest.bench.ts and its two children (the app, the direct insert). */
-
-/** Which records a run sends: `generateCalls` with these, so both children can rebuild them. */
-export interface RecordSpec {
-  seed: number;
-  fromMs: number;
-  toMs: number;
-  /** Trunk ids in the generator's order, each with the provider ingestion enriches it with. */
-  trunks: { id: string; provider: string }[];
-  accountId: string;
-}
-
-export interface IngestAppReady {
-  type: 'ready';
-  port: number;
-  /** The app's self-signed certificate (PEM), trusted by the senders. */
-  cert: string;
-  /** A key with the `ingest` scope only. */
-  ingestKey: string;
-  accountId: string;
-  trunks: { id: string; provider: string }[];
-  /** The bench samples the memory of this process and of the chDB process it forked. */
-  pid: number;
-}
+/* IPC between ingest.bench.ts and its two children (the app, the direct insert). */
+import type { RecordSpec } from '../lib/call-records';
 
 /** Time and volume of one kind of ClickHouse statement, measured around the executor's calls. */
 export interface StatementTally {
@@ -30,11 +8,15 @@ export interface StatementTally {
   ms: number;
 }
 
-/** What the app child leaves in BENCH_INGEST_STATS_FILE as it stops. */
+/** The app child's ClickHouse statements so far, warm-up included. */
 export interface IngestAppStats {
   inserts: StatementTally;
-  /** The writer's previous-version lookups (SELECT … FINAL per INSERT). */
+  /** The writer's previous-version lookups. */
   lookups: StatementTally;
+}
+
+export interface IngestOps {
+  'ingest-stats': [undefined, IngestAppStats];
 }
 
 /** Passed to the direct-insert child as one JSON environment variable. */
@@ -60,5 +42,3 @@ export interface DirectInsertResult {
 }
 
 export const DIRECT_SPEC_ENV = 'BENCH_INGEST_DIRECT_SPEC';
-export const STATS_FILE_ENV = 'BENCH_INGEST_STATS_FILE';
-export const TRUNKS_ENV = 'BENCH_INGEST_TRUNKS';

@@ -1,19 +1,7 @@
-import { CallRow, EnrichedCallRecord, rowOf } from '../../src/ingestion/call-record.row';
+import { type CallRow, type EnrichedCallRecord, rowOf } from '../../src/ingestion/call-record.row';
 import { validateCallRecord } from '../../src/ingestion/call-record.validation';
-import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
-import type { RecordSpec } from './ingest-messages';
-
-/** Records `startIndex … startIndex+count-1` of the run: the same ones whichever process asks. */
-export function recordsOf(spec: RecordSpec, startIndex: number, count: number): Iterable<CallRecordInput> {
-  return generateCalls({
-    count,
-    startIndex,
-    seed: spec.seed,
-    from: new Date(spec.fromMs),
-    to: new Date(spec.toMs),
-    trunkIds: spec.trunks.map((t) => t.id),
-  });
-}
+import type { CallRecordInput } from '../../src/tools/call-generator';
+import type { RecordSpec } from '../lib/call-records';
 
 /**
  * call_records rows exactly as CallRecordWriter builds them for calls it has not seen before:

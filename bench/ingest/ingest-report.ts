@@ -1,18 +1,13 @@
-import { cpus, loadavg, totalmem } from 'node:os';
+import { chdbPackageVersion, describeHost, type Host } from '../lib/machine';
+import type { TreeRssFigures } from '../lib/process-tree';
+import { meets, ratioLine, runsLine, table } from '../lib/report';
 import type { StatementTally } from './ingest-messages';
-import type { TreeRssFigures } from './ingest-process-tree';
 
 export const RATIO_TARGET = 0.5;
 export const RECORDS_PER_SECOND_TARGET = 50_000;
 
-export interface IngestMachine {
-  cpu: string;
-  cores: number;
-  memoryGiB: number;
-  node: string;
+export interface IngestMachine extends Host {
   chdb: string;
-  /** 1-minute load average when the bench started: other work on the machine skews the figures. */
-  loadAverage: number;
 }
 
 export interface IngestReport {
@@ -63,27 +58,12 @@ export interface IngestReport {
 }
 
 export function describeIngestMachine(): IngestMachine {
-  return {
-    cpu: cpus()[0]?.model.trim() ?? 'unknown',
-    cores: cpus().length,
-    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
-    node: process.version,
-    chdb: chdbVersion(),
-    loadAverage: Math.round(loadavg()[0] * 100) / 100,
-  };
-}
-
-function chdbVersion(): string {
-  try {
-    return (require('chdb/package.json') as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
+  return { ...describeHost(), chdb: chdbPackageVersion() };
 }
 
 export function formatIngestReport(r: IngestReport): string {
   const { machine: m, settings: s, app, direct } = r;
-  const rows = [
+  const rows = table([
     ['what', 'records/s', 'seconds', 'CPU µs/record', 'peak RSS MiB'],
     [
       `direct chDB insert (EmbeddedClickHouse.insert, ${direct.rowsPerInsert} rows per INSERT)`,
@@ -93,11 +73,7 @@ export function formatIngestReport(r: IngestReport): string {
       `Trunkline app, POST /v1/ingest/calls over HTTPS (${s.senders} senders)`,
       ...cells(app.recordsPerSecond, app.seconds, app.cpu?.totalMicrosPerRecord ?? null, app.memory),
     ],
-  ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const verdict = (ok: boolean) => (ok ? 'meets target' : 'BELOW target');
+  ]);
   const out = [
     `machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node}; chdb ${m.chdb} (ClickHouse ${m.engine}); load average ${m.loadAverage} at start`,
     `load: ${fmt(s.records)} records (${fmt(s.meanRecordBytes)} B of NDJSON each on average, ${s.trunks} trunks, last ${s.days} days, seed ${s.seed}) in bodies of ${fmt(s.batchSize)},` +
@@ -106,14 +82,11 @@ export function formatIngestReport(r: IngestReport): string {
     `app: child process, embedded chDB + PGlite in a temp DATA_DIR, in-memory read models, LOG_LEVEL=${s.logLevel};` +
       ' baseline: child process after the app stopped, same records and rows, fresh chDB, same migrations, only the INSERT calls timed',
     '',
-    line(rows[0]),
-    line(widths.map((w) => '-'.repeat(w))),
-    line(rows[1]),
-    line(rows[2]),
+    ...rows,
     '',
-    `ratio app/direct: ${r.ratio.toFixed(3)} (target >= ${r.ratioTarget.toFixed(2)}: ${verdict(r.ratio >= r.ratioTarget)})`,
-    `app records/s: ${fmt(app.recordsPerSecond)} (target >= ${fmt(r.recordsPerSecondTarget)}: ${verdict(app.recordsPerSecond >= r.recordsPerSecondTarget)})`,
-    `runs, records/s: app ${r.runs.map((run) => fmt(run.app)).join(', ')}; direct ${r.runs.map((run) => fmt(run.direct)).join(', ')}`,
+    ratioLine('app/direct', r.ratio, r.ratioTarget, 3),
+    `app records/s: ${fmt(app.recordsPerSecond)} (target >= ${fmt(r.recordsPerSecondTarget)}: ${meets(app.recordsPerSecond >= r.recordsPerSecondTarget)})`,
+    runsLine('records/s', { app: r.runs.map((run) => run.app), direct: r.runs.map((run) => run.direct) }, fmt),
     ...details(r),
   ];
   return `${out.join('\n')}\n`;

@@ -17,8 +17,12 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Stop after this many requests instead of after `duration`. */
+    amount?: number;
     headers?: Record<string, string>;
     tlsOptions?: import('node:tls').ConnectionOptions;
+    /** Per-request setup: the returned object replaces the request (method, path, body). */
+    requests?: { setupRequest: (request: Record<string, unknown>) => Record<string, unknown> }[];
   }
 
   interface Result {

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
-import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis.rate-limiter';
+import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
+import { BARE_SPEC_ENV, type BareReady, type BareServerSpec } from './bare-baseline';
 import { failStartup, serveControl } from './child-control';
-import { BARE_SPEC_ENV, BareReady, BareServerSpec } from './child-messages';
 
 /*
  * The baseline: Fastify 5 over HTTPS with the app's certificate and the app's TLS settings,
@@ -13,6 +13,7 @@ import { BARE_SPEC_ENV, BareReady, BareServerSpec } from './child-messages';
  */
 const UNLIMITED = 1_000_000_000;
 const WINDOW_SECONDS = 60;
+
 async function main(): Promise<void> {
   const spec = JSON.parse(process.env[BARE_SPEC_ENV] ?? 'null') as BareServerSpec | null;
   if (!spec) throw new Error(`${BARE_SPEC_ENV} is not set`);

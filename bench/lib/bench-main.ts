@@ -1,3 +1,4 @@
+import { errorText } from './child-messages';
 import { Cleanups } from './cleanups';
 
 export function progress(message: string): void {
@@ -22,9 +23,7 @@ export function runBench<O extends { json: boolean }, R>(spec: BenchSpec<O, R>):
   main(spec).then(
     () => exitSoon(0),
     (error: unknown) => {
-      process.stderr.write(
-        `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
+      process.stderr.write(`bench failed: ${errorText(error)}\n`);
       exitSoon(1);
     },
   );

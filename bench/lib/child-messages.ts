@@ -1,22 +1,8 @@
-/** IPC between the bench and its server children: each child answers one `ready` or `failed`. */
-export interface AppReady {
-  type: 'ready';
-  port: number;
-  /** The app's self-signed certificate and key (PEM), reused by the bare server. */
-  cert: string;
-  key: string;
-  adminKey: string;
-  /** Values for the {placeholders} of --path, e.g. account_id. */
-  ids: Record<string, string>;
-  /** A full-scope key of that account, for account-scoped paths. */
-  accountKey: string;
-}
-
-export interface BareReady {
-  type: 'ready';
-  port: number;
-}
-
+/**
+ * IPC between a bench and its children. A server child answers one `ready` (a job child one
+ * `result`) or `failed`; then the bench may send requests, each answered under the same id, and
+ * finally `stop`.
+ */
 export interface ChildFailed {
   type: 'failed';
   message: string;
@@ -26,29 +12,39 @@ export interface StopRequest {
   type: 'stop';
 }
 
-export interface CpuUsageRequest {
-  type: 'cpu-usage';
+/**
+ * The requests a child answers, as an interface of op → [its argument, its answer]; every child
+ * answers `cpu-usage` with its process.cpuUsage(), user + system, in µs since it started.
+ */
+export interface CpuOps {
+  'cpu-usage': [undefined, number];
 }
 
-/** process.cpuUsage() of the child, user + system, in microseconds since it started. */
-export interface CpuUsageReply {
-  type: 'cpu-usage';
-  micros: number;
+/** The argument list of a request: none where the op takes `undefined`. */
+export type ArgsOf<Op> = Op extends [infer A, unknown] ? (A extends undefined ? [] : [A]) : never;
+export type AnswerOf<Op> = Op extends [unknown, infer B] ? B : never;
+
+export interface ChildRequest {
+  type: 'request';
+  id: number;
+  op: string;
+  args?: unknown;
 }
 
-/** What the bench passes to the bare server child (as one JSON environment variable). */
-export interface BareServerSpec {
-  cert: string;
-  key: string;
-  /** Fastify route pattern, e.g. /v1/accounts/:account_id */
-  route: string;
-  /** The app's response body: served re-serialised from the parsed object, as the app does. */
-  body: string;
-  /**
-   * When set, each request first makes the app's Redis round trips through the app's own adapters
-   * (the credential + rate-limit script, then one read-model HGETALL): the floor under the app's cost.
-   */
-  redis?: { url: string; namespace: string; credentialKey: string | null; readKey: string };
+export interface ChildAnswer {
+  type: 'answer';
+  id: number;
+  ok: boolean;
+  value?: unknown;
+  error?: string;
 }
 
-export const BARE_SPEC_ENV = 'BENCH_BARE_SERVER_SPEC';
+/** A line for the bench's stderr from a child busy for long (the analytics bulk load). */
+export interface ChildProgress {
+  type: 'progress';
+  message: string;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
@@ -27,6 +30,13 @@ export class Cleanups {
     })();
     return this.running;
   }
+}
+
+/** A fresh directory under the system's temp dir, removed by the cleanups. */
+export function tempDir(cleanups: Cleanups, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.add(`remove ${dir}`, async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export async function dropSchema(url: string, schema: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { Percentiles } from './percentiles';
 
 export interface IngestTarget {
   origin: string;
@@ -34,7 +35,7 @@ const MAX_RETRIES_PER_BODY = 50;
  */
 export async function sendAll(target: IngestTarget, bodies: NdjsonBody[], senders: number): Promise<SendFigures> {
   const pool = new Pool(target.origin, { connections: senders, pipelining: 1, connect: { ca: target.ca } });
-  const latencies: number[] = [];
+  const latencies = new Percentiles();
   let next = 0;
   let retries = 0;
   let failure: unknown = null;
@@ -59,8 +60,8 @@ export async function sendAll(target: IngestTarget, bodies: NdjsonBody[], sender
       records,
       requests: bodies.length,
       retries,
-      p50Ms: percentile(latencies, 50),
-      p99Ms: percentile(latencies, 99),
+      p50Ms: latencies.at(50),
+      p99Ms: latencies.at(99),
     };
   } finally {
     await pool.close();
@@ -68,7 +69,7 @@ export async function sendAll(target: IngestTarget, bodies: NdjsonBody[], sender
 }
 
 /** One body until it is stored; returns how many 503s it took. */
-async function post(pool: Pool, key: string, body: NdjsonBody, latencies: number[]): Promise<number> {
+async function post(pool: Pool, key: string, body: NdjsonBody, latencies: Percentiles): Promise<number> {
   for (let retries = 0; ; retries++) {
     const started = performance.now();
     const response = await pool.request({
@@ -82,7 +83,7 @@ async function post(pool: Pool, key: string, body: NdjsonBody, latencies: number
       await sleep(retryAfterMs(response.headers['retry-after']));
       continue;
     }
-    latencies.push(performance.now() - started);
+    latencies.record(performance.now() - started);
     if (response.statusCode !== 200) throw new Error(`POST ${PATH}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
     const result = JSON.parse(text) as { accepted: number; rejected: unknown[] };
     if (result.accepted !== body.count || result.rejected.length > 0) {
@@ -97,11 +98,4 @@ async function post(pool: Pool, key: string, body: NdjsonBody, latencies: number
 function retryAfterMs(header: string | string[] | undefined): number {
   const seconds = Number(Array.isArray(header) ? header[0] : header);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
-}
-
-/** Nearest-rank percentile of a few hundred latencies: exact, and not capped like the load histograms. */
-function percentile(values: number[], percent: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((percent / 100) * sorted.length) - 1)];
 }

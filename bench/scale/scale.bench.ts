@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { Redis } from 'ioredis';
-import { generateCalls } from '../src/tools/call-generator';
-import type { InstanceReady } from './scale-instance';
-import { progress, runBench } from './support/bench-main';
-import { Cleanups, deleteRedisNamespace, dropSchema } from './support/cleanups';
-import { measure } from './support/http-load';
-import { NdjsonBody, sendAll } from './support/ingest-senders';
-import { describeMachine, Machine } from './support/machine';
-import { startServerChild } from './support/server-child';
+import { progress, runBench } from '../lib/bench-main';
+import { ndjsonBodies, recordsOf } from '../lib/call-records';
+import { Cleanups } from '../lib/cleanups';
+import { measure } from '../lib/http-load';
+import { describeMachine } from '../lib/machine';
+import { sendAll } from '../lib/ndjson-load';
+import { parseBenchArgs, STORES_NOTE, storeUrls } from '../lib/options';
+import { type AppEnv, startApp, throwawayStores } from '../lib/start-app';
+import { checkCounts } from './scale-checks';
+import { formatScaleReport, type ScaleReport, type ScaleStep } from './scale-report';
 
 /*
  * What N instances of the service do together on this machine, N = 1, 2, 3 in one run: all on one
@@ -22,252 +19,126 @@ import { startServerChild } from './support/server-child';
  * here, so each chDB stands in for a shard. After the run: every record is counted exactly once
  * over all instances, and every event was applied once to the shared read models.
  */
-interface Options {
-  json: boolean;
-  databaseUrl: string;
-  redisUrl: string;
-  seconds: number;
-  connections: number;
-  records: number;
-  maxInstances: number;
-}
-interface Step {
-  instances: number;
-  getPerSecond: number;
-  getP99Ms: number;
-  get2xxShare: number;
-  ingestPerSecond: number;
-  ingestP99Ms: number;
-}
-interface Report {
-  machine: Machine;
-  options: Omit<Options, 'json' | 'databaseUrl' | 'redisUrl'>;
-  steps: Step[];
-  checks: { recordsSent: number; recordsCounted: number; eventsStored: number; eventsApplied: number };
-}
-
-const ADMIN = `sk_live_${randomBytes(32)
-  .toString('hex')
-  .replace(/[^A-Za-z0-9]/g, '')
-  .slice(0, 32)}`;
 const BODY_RECORDS = 1000;
+const COMMAND = {
+  script: 'scale/scale.bench.js',
+  options: {
+    seconds: { type: 'integer', default: 8, help: 'measured GET seconds per step' },
+    connections: { type: 'integer', default: 24, help: 'GET connections, split over the instances' },
+    records: { type: 'integer', default: 30_000, help: 'records ingested per step' },
+    instances: { type: 'integer', default: 3, help: 'instances at the last step' },
+  },
+  notes: [STORES_NOTE],
+} as const;
 
-function parse(argv: string[]): Options {
-  const flag = (name: string, fallback: number) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? Number(argv[i + 1]) : fallback;
-  };
-  return {
-    json: argv.includes('--json'),
-    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    seconds: flag('seconds', 8),
-    connections: flag('connections', 24),
-    records: flag('records', 30_000),
-    maxInstances: flag('instances', 3),
-  };
+type Options = ReturnType<typeof parse>;
+const parse = (argv: string[]) => ({ ...parseBenchArgs(argv, COMMAND), ...storeUrls() });
+
+interface Instance {
+  origin: string;
+  ca: string;
+  cpuMicros: () => Promise<number>;
 }
 
-async function run(options: Options, cleanups: Cleanups): Promise<Report> {
+async function run(options: Options, cleanups: Cleanups): Promise<ScaleReport> {
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
-  const suffix = randomBytes(6).toString('hex');
-  const shared = {
-    EVENT_STORE_URL: options.databaseUrl,
-    EVENT_STORE_SCHEMA: `bench_${suffix}`,
-    REDIS_URL: options.redisUrl,
-    REDIS_NAMESPACE: `bench:${suffix}:`,
+  // Every instance shares the stores, the master key and the admin key; each has its own data dir.
+  const shared: AppEnv = {
+    ...throwawayStores(options, cleanups),
     MASTER_KEY: randomBytes(32).toString('base64'),
-    ADMIN_API_KEY: ADMIN,
-    PROVIDER_VALIDATION: 'format',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
+    ADMIN_API_KEY: `sk_live_${randomBytes(16).toString('hex')}`,
   };
-  cleanups.add('drop schema', () => dropSchema(options.databaseUrl, shared.EVENT_STORE_SCHEMA));
-  cleanups.add(
-    'delete namespace',
-    async () => void (await deleteRedisNamespace(options.redisUrl, shared.REDIS_NAMESPACE)),
-  );
-  const instances: { origin: string; ca: string; cpuMicros: () => Promise<number> }[] = [];
-  const startInstance = async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-scale-'));
-    cleanups.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
-    const child = await startServerChild<InstanceReady>(join(__dirname, 'scale-instance.js'), cleanups, {
-      env: { PATH: process.env.PATH, ...shared, DATA_DIR: dataDir },
-    });
-    instances.push({
-      origin: `https://127.0.0.1:${child.ready.port}`,
-      ca: child.ready.cert,
-      cpuMicros: child.cpuMicros,
-    });
-    progress(`instance ${instances.length} listening on ${child.ready.port}`);
-  };
-  await startInstance();
-  const setup = await provision(instances[0]);
-  const steps: Step[] = [];
-  let sent = 0;
-  for (let n = 1; n <= options.maxInstances; n++) {
-    if (n > 1) await startInstance();
-    const per = Math.max(1, Math.floor(options.connections / n));
-    const gets = await Promise.all(
-      instances.map((i) =>
-        measure(
-          {
-            url: `${i.origin}/v1/trunks?limit=20`,
-            ca: i.ca,
-            headers: { authorization: `Bearer ${setup.readKey}` },
-            cpuMicros: i.cpuMicros,
-          },
-          { connections: per, seconds: options.seconds, warmupSeconds: 2 },
-        ),
-      ),
+  const first = await startApp(cleanups, {
+    env: shared,
+    provision: { account: 'Scale bench', keys: ['full', 'read', 'ingest'], trunks: 5, providers: ['custom'] },
+  });
+  const account = first.ready.account ?? { id: '', keys: {}, trunks: [] };
+  const instanceOf = (ready: { port: number; cert: string }, cpuMicros: () => Promise<number>): Instance => ({
+    origin: `https://127.0.0.1:${ready.port}`,
+    ca: ready.cert,
+    cpuMicros,
+  });
+  const instances = [instanceOf(first.ready, first.cpuMicros)];
+  const readKey = account.keys.read ?? '';
+  const steps: ScaleStep[] = [];
+  for (let n = 1; n <= options.instances; n++) {
+    if (n > 1) {
+      const next = await startApp(cleanups, { env: shared });
+      instances.push(instanceOf(next.ready, next.cpuMicros));
+    }
+    progress(`${n} instance(s) listening`);
+    const start = (n - 1) * options.records;
+    const records = recordsOf(
+      { ...spreadOverDay(), trunks: account.trunks, accountId: account.id },
+      start,
+      options.records,
     );
-    const bodies = ndjsonBodies(setup.trunkIds, sent, options.records);
-    const started = performance.now();
-    const ingests = await Promise.all(
-      instances.map((i, k) =>
-        sendAll(
-          { origin: i.origin, ca: i.ca, key: setup.ingestKey },
-          bodies.filter((_, b) => b % n === k),
-          Math.max(1, Math.floor(6 / n)),
-        ),
-      ),
+    steps.push(
+      await measureStep(instances, readKey, account.keys.ingest ?? '', ndjsonBodies(records, BODY_RECORDS), options),
     );
-    const seconds = (performance.now() - started) / 1000;
-    sent += options.records;
-    const total = gets.reduce((sum, g) => sum + g.requests, 0);
-    steps.push({
-      instances: n,
-      getPerSecond: Math.round(gets.reduce((sum, g) => sum + g.requestsPerSecond, 0)),
-      getP99Ms: Math.max(...gets.map((g) => g.p99Ms)),
-      get2xxShare: total === 0 ? 0 : 1 - gets.reduce((sum, g) => sum + g.non2xx + g.errors, 0) / total,
-      ingestPerSecond: Math.round(options.records / seconds),
-      ingestP99Ms: Math.max(...ingests.map((s) => s.p99Ms)),
-    });
-    progress(`${n} instance(s): ${steps.at(-1)!.getPerSecond} GET/s, ${steps.at(-1)!.ingestPerSecond} records/s`);
+    progress(`${n} instance(s): ${steps[n - 1].getPerSecond} GET/s, ${steps[n - 1].ingestPerSecond} records/s`);
   }
+  const stores = { ...options, schema: shared.EVENT_STORE_SCHEMA ?? '', namespace: shared.REDIS_NAMESPACE ?? '' };
   return {
     machine,
     options: {
       seconds: options.seconds,
       connections: options.connections,
       records: options.records,
-      maxInstances: options.maxInstances,
+      maxInstances: options.instances,
+      bodyRecords: BODY_RECORDS,
     },
     steps,
-    checks: await checks(options, shared, instances, setup.readKey, sent),
+    checks: await checkCounts(stores, instances, readKey, options.instances * options.records),
   };
 }
 
-async function provision(instance: {
-  origin: string;
-  ca: string;
-}): Promise<{ readKey: string; ingestKey: string; trunkIds: string[] }> {
-  const call = async (path: string, body: unknown, key = ADMIN) => {
-    const { request, Agent } = await import('undici');
-    const response = await request(`${instance.origin}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      dispatcher: new Agent({ connect: { ca: instance.ca } }),
-    });
-    const json = (await response.body.json()) as Record<string, string>;
-    if (response.statusCode >= 300) throw new Error(`POST ${path}: ${response.statusCode} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const account = await call('/v1/accounts', { name: 'Scale bench' });
-  const key = async (scopes: string[]) =>
-    (await call('/v1/api-keys', { account_id: account.id, name: scopes.join('+'), scopes })).key;
-  const [fullKey, readKey, ingestKey] = [await key(['full']), await key(['read']), await key(['ingest'])];
-  const trunkIds: string[] = [];
-  for (let t = 0; t < 5; t++) {
-    const trunk = await call(
-      '/v1/trunks',
-      {
-        name: `Scale ${t}`,
-        ai_provider: 'custom',
-        sip_username: `scale-${t}-${randomBytes(3).toString('hex')}`,
-        sip_password: 'a-long-secret',
-        custom_endpoint: 'wss://agent.example.com/ws',
-      },
-      fullKey,
-    );
-    trunkIds.push(trunk.id);
-  }
-  return { readKey, ingestKey, trunkIds };
-}
-
-function ndjsonBodies(trunkIds: string[], startIndex: number, count: number): NdjsonBody[] {
-  const lines = [
-    ...generateCalls({ count, startIndex, seed: 7, trunkIds, from: new Date(Date.now() - 86_400_000), to: new Date() }),
-  ].map((r) => JSON.stringify(r));
-  const bodies: NdjsonBody[] = [];
-  for (let i = 0; i < lines.length; i += BODY_RECORDS)
-    bodies.push({
-      body: Buffer.from(lines.slice(i, i + BODY_RECORDS).join('\n')),
-      count: Math.min(BODY_RECORDS, lines.length - i),
-    });
-  return bodies;
-}
-
-/** Nothing counted twice: calls over every instance's store, events applied once to the read models. */
-async function checks(
-  options: Options,
-  shared: Record<string, string>,
-  instances: { origin: string; ca: string }[],
+/** GETs on every instance at once, then the step's bodies spread over the instances. */
+async function measureStep(
+  instances: Instance[],
   readKey: string,
-  sent: number,
-): Promise<Report['checks']> {
-  const { request, Agent } = await import('undici');
-  let counted = 0;
-  for (const i of instances) {
-    const response = await request(`${i.origin}/v1/calls?limit=1`, {
-      headers: { authorization: `Bearer ${readKey}` },
-      dispatcher: new Agent({ connect: { ca: i.ca } }),
-    });
-    counted += Number(((await response.body.json()) as { pagination: { total: number } }).pagination.total);
-  }
-  const pg = new Client({ connectionString: options.databaseUrl });
-  const redis = new Redis(options.redisUrl);
-  try {
-    await pg.connect();
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const stored = Number(
-        (await pg.query(`SELECT count(*) AS n FROM "${shared.EVENT_STORE_SCHEMA}".events`)).rows[0].n,
-      );
-      const applied = Number(
-        (await redis.hget(`${shared.REDIS_NAMESPACE}rm:projection-stats:read-models`, 'events')) ?? 0,
-      );
-      if (applied >= stored || attempt === 49)
-        return { recordsSent: sent, recordsCounted: counted, eventsStored: stored, eventsApplied: applied };
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('unreachable');
-  } finally {
-    await pg.end();
-    redis.disconnect();
-  }
-}
-
-function format(report: Report): string {
-  const { machine: m, steps, checks: c } = report;
-  const rows = steps.map(
-    (s) =>
-      `| ${s.instances} | ${s.getPerSecond} | ${s.getP99Ms.toFixed(1)} | ${(100 * s.get2xxShare).toFixed(1)}% | ${s.ingestPerSecond} | ${s.ingestP99Ms.toFixed(0)} |`,
+  ingestKey: string,
+  bodies: ReturnType<typeof ndjsonBodies>,
+  options: Options,
+): Promise<ScaleStep> {
+  const n = instances.length;
+  const settings = {
+    connections: Math.max(1, Math.floor(options.connections / n)),
+    seconds: options.seconds,
+    warmupSeconds: 2,
+  };
+  const headers = { authorization: `Bearer ${readKey}` };
+  const gets = await Promise.all(
+    instances.map((i) =>
+      measure({ url: `${i.origin}/v1/trunks?limit=20`, ca: i.ca, headers, cpuMicros: i.cpuMicros }, settings),
+    ),
   );
-  return [
-    `machine: ${m.cpu}, ${m.cores} cores, ${m.node}, ${m.postgres}, Redis ${m.redis}, load average ${m.loadAverage} at start`,
-    `GET /v1/trunks?limit=20: ${report.options.connections} connections split over the instances, ${report.options.seconds} s each; ingestion: ${report.options.records} records per step in bodies of ${BODY_RECORDS}`,
-    '',
-    '| instances | GET req/s (sum) | GET p99 ms (worst) | GET 2xx | ingest records/s | ingest p99 ms |',
-    '|---|---|---|---|---|---|',
-    ...rows,
-    '',
-    `records sent ${c.recordsSent}, counted over all instances ${c.recordsCounted} (${c.recordsSent === c.recordsCounted ? 'each once' : 'MISMATCH'}); events stored ${c.eventsStored}, applied to the read models ${c.eventsApplied} (${c.eventsStored === c.eventsApplied ? 'each once' : 'MISMATCH'})`,
-    '',
-  ].join('\n');
+  const started = performance.now();
+  const ingests = await Promise.all(
+    instances.map((i, k) =>
+      sendAll(
+        { origin: i.origin, ca: i.ca, key: ingestKey },
+        bodies.filter((_, b) => b % n === k),
+        Math.max(1, Math.floor(6 / n)),
+      ),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const total = gets.reduce((sum, g) => sum + g.requests, 0);
+  return {
+    instances: n,
+    getPerSecond: Math.round(gets.reduce((sum, g) => sum + g.requestsPerSecond, 0)),
+    getP99Ms: Math.max(...gets.map((g) => g.p99Ms)),
+    get2xxShare: total === 0 ? 0 : 1 - gets.reduce((sum, g) => sum + g.non2xx + g.errors, 0) / total,
+    ingestPerSecond: Math.round(options.records / seconds),
+    ingestP99Ms: Math.max(...ingests.map((s) => s.p99Ms)),
+  };
 }
 
-runBench<Options, Report>({ parse, run, format });
+/** The last day, as the records' time range. */
+function spreadOverDay(): { seed: number; fromMs: number; toMs: number } {
+  const toMs = Date.now();
+  return { seed: 7, fromMs: toMs - 86_400_000, toMs };
+}
+
+runBench({ parse, run, format: formatScaleReport });

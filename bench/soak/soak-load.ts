@@ -1,5 +1,6 @@
-import { progress } from './bench-main';
-import type { SoakStatsReply } from './soak-messages';
+import { progress } from '../lib/bench-main';
+import { Percentiles } from '../lib/percentiles';
+import type { SoakStats } from './soak-messages';
 import type { SoakRequest, SoakTraffic } from './soak-traffic';
 
 export interface MinuteFigures {
@@ -14,7 +15,7 @@ export interface MinuteFigures {
   p50Ms: number;
   p99Ms: number;
   byKind: Record<SoakRequest['kind'], number>;
-  server: SoakStatsReply;
+  server: SoakStats;
 }
 
 const TICK_MS = 20;
@@ -29,7 +30,7 @@ export async function runSoakLoad(
   traffic: SoakTraffic,
   rate: number,
   minutes: number,
-  serverStats: () => Promise<SoakStatsReply>,
+  serverStats: () => Promise<SoakStats>,
 ): Promise<MinuteFigures[]> {
   const figures: MinuteFigures[] = [];
   const started = Date.now();
@@ -53,7 +54,7 @@ export async function runSoakLoad(
         inFlight++;
         const done = traffic.send(req).then((status) => {
           inFlight--;
-          current.latencies.push(performance.now() - t0);
+          current.latencies.record(performance.now() - t0);
           current.requests++;
           current.byKind[req.kind]++;
           if (status < 200 || status >= 300) {
@@ -68,10 +69,9 @@ export async function runSoakLoad(
     }
     const server = await serverStats();
     const { latencies, ...counts } = minute;
-    latencies.sort((a, b) => a - b);
-    figures.push({ minute: m, ...counts, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), server });
+    figures.push({ minute: m, ...counts, p50Ms: latencies.at(50), p99Ms: latencies.at(99), server });
     progress(
-      `minute ${m}: ${counts.requests} requests, ${counts.errors} errors ${JSON.stringify(counts.failures)}, p50 ${percentile(latencies, 50).toFixed(1)} ms, RSS ${Math.round(server.rssBytes / 1048576)} MiB, loop p99 ${server.loopDelayP99Ms} ms`,
+      `minute ${m}: ${counts.requests} requests, ${counts.errors} errors ${JSON.stringify(counts.failures)}, p50 ${latencies.at(50).toFixed(1)} ms, RSS ${Math.round(server.rssBytes / 1048576)} MiB, loop p99 ${server.loopDelayP99Ms} ms`,
     );
     minute = fresh();
   }
@@ -86,12 +86,6 @@ function fresh() {
     skipped: 0,
     failures: {} as Record<string, number>,
     byKind: { ingest: 0, read: 0, write: 0, analytics: 0 },
-    latencies: [] as number[],
+    latencies: new Percentiles(),
   };
-}
-
-/** Nearest rank over the minute's sorted latencies (a few thousand: exact, no histogram cap). */
-function percentile(sorted: number[], percent: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((percent / 100) * sorted.length) - 1)];
 }

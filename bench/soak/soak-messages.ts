@@ -1,23 +1,9 @@
-/** IPC between the soak bench and its app child. */
-export interface SoakReady {
-  type: 'ready';
-  port: number;
-  cert: string;
-  accountKey: string;
-  ingestKey: string;
-}
-
-export interface SoakStatsRequest {
-  type: 'soak-stats';
-}
-
 /**
  * The server process's own view of one interval; the event-loop histogram and the memory samples
  * restart after each. Memory is sampled every second: one reading at the minute's edge lands
  * anywhere on the garbage collector's saw-tooth (±30% here), the median of sixty does not.
  */
-export interface SoakStatsReply {
-  type: 'soak-stats';
+export interface SoakStats {
   /** Median of the interval's once-a-second RSS samples. */
   rssBytes: number;
   rssMaxBytes: number;
@@ -26,4 +12,9 @@ export interface SoakStatsReply {
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+}
+
+/** IPC between the soak bench and its app child, beside the app's `ready`. */
+export interface SoakOps {
+  'soak-stats': [undefined, SoakStats];
 }

@@ -1,4 +1,4 @@
-import type { Machine } from './machine';
+import { type Machine, machineLine } from '../lib/machine';
 import type { MinuteFigures } from './soak-load';
 
 export interface SoakReport {
@@ -23,10 +23,9 @@ export function judgeRss(figures: MinuteFigures[]): Pick<SoakReport, 'rssChangeP
 const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
 
 export function formatSoakReport(report: SoakReport): string {
-  const m = report.machine;
   const lines = [
     `Soak: ${report.rate} requests/s for ${report.minutes} min (15% ingestion of 20-record batches, 45% reads, 25% writes, 15% analytics)`,
-    `Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.postgres}, Redis ${m.redis}, load average at start ${m.loadAverage}`,
+    machineLine(report.machine),
     '',
     '| minute | requests | errors | skipped | p50 ms | p99 ms | RSS MiB (median) | RSS MiB (max) | heap MiB (median) | loop p50 ms | loop p99 ms | loop max ms |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -1,73 +1,52 @@
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import { Agent } from 'undici';
-import { progress, runBench } from './support/bench-main';
-import { describeMachine } from './support/machine';
-import { startSoakApp } from './support/soak-app';
-import { runSoakLoad } from './support/soak-load';
-import { formatSoakReport, judgeRss, type SoakReport } from './support/soak-report';
-import { SoakTraffic } from './support/soak-traffic';
+import { progress, runBench } from '../lib/bench-main';
+import { describeMachine } from '../lib/machine';
+import { parseBenchArgs, STORES_NOTE, storeUrls } from '../lib/options';
+import { startApp, throwawayStores } from '../lib/start-app';
+import { runSoakLoad } from './soak-load';
+import type { SoakOps } from './soak-messages';
+import { formatSoakReport, judgeRss, type SoakReport } from './soak-report';
+import { SoakTraffic } from './soak-traffic';
 
-interface SoakOptions {
-  minutes: number;
-  rate: number;
-  json: boolean;
-  databaseUrl: string;
-  redisUrl: string;
-}
+const COMMAND = {
+  script: 'soak/soak.bench.js',
+  options: {
+    minutes: { type: 'integer', default: 10, help: 'how long to run; RSS is judged from minute 3 to the last' },
+    rate: { type: 'integer', default: 50, help: 'requests per second, sent on schedule' },
+  },
+  notes: [STORES_NOTE],
+} as const;
 
-const USAGE = `usage: npm run bench:soak -- [--minutes N] [--rate R] [--json]
-  --minutes N   how long to run (10); RSS is judged from minute 3 to the last
-  --rate R      requests per second, sent on schedule (50)
-  --json        machine-readable output
-env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (redis://127.0.0.1:6379)`;
-
-function parse(argv: string[]): SoakOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      minutes: { type: 'string' },
-      rate: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
-  const positive = (name: string, raw: string | undefined, fallback: number) => {
-    const value = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-    return value;
-  };
-  return {
-    minutes: positive('minutes', values.minutes, 10),
-    rate: positive('rate', values.rate, 50),
-    json: values.json ?? false,
-    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  };
-}
+const parse = (argv: string[]) => ({ ...parseBenchArgs(argv, COMMAND), ...storeUrls() });
 
 /**
  * Mixed traffic at a fixed rate against the real app (PostgreSQL event store, Redis, embedded
  * chDB), with per-minute RSS, event-loop delay, latency and errors: whether memory levels off.
+ * The rate limit stays at the app's default: the soak's rate is far below it, and a limit that
+ * never triggers measures nothing.
  */
-runBench<SoakOptions, SoakReport>({
+runBench<ReturnType<typeof parse>, SoakReport>({
   parse,
   async run(options, cleanups) {
     const machine = await describeMachine(options.databaseUrl, options.redisUrl);
     progress('starting the app');
-    const app = await startSoakApp(options.databaseUrl, options.redisUrl, cleanups);
+    const app = await startApp<object, SoakOps>(cleanups, {
+      script: join(__dirname, 'soak-app-server.js'),
+      env: { ...throwawayStores(options, cleanups, 'soak'), RATE_LIMIT_PER_MINUTE: undefined },
+      provision: { account: 'Soak Account', keys: ['full', 'ingest'], trunks: 0, providers: [] },
+      readyTimeoutMs: 90_000,
+    });
     const agent = new Agent({ connect: { ca: app.ready.cert }, connections: 64 });
     cleanups.add('close the HTTP agent', () => agent.close());
+    const keys = app.ready.account?.keys ?? {};
     const traffic = new SoakTraffic(agent, `https://127.0.0.1:${app.ready.port}`, {
-      account: app.ready.accountKey,
-      ingest: app.ready.ingestKey,
+      account: keys.full ?? '',
+      ingest: keys.ingest ?? '',
     });
     await traffic.setup();
     progress(`soaking at ${options.rate} requests/s for ${options.minutes} min`);
-    const figures = await runSoakLoad(traffic, options.rate, options.minutes, () => app.stats());
+    const figures = await runSoakLoad(traffic, options.rate, options.minutes, () => app.request('soak-stats'));
     return { machine, rate: options.rate, minutes: options.minutes, figures, ...judgeRss(figures) };
   },
   format: (report) => formatSoakReport(report),

@@ -1,7 +1,6 @@
-import type { LoadTarget } from './http-load';
-import { getOnce } from './probe';
+import { type LoadTarget, sendWrites, type WriteRequest } from '../lib/http-load';
+import { getOnce } from '../lib/probe';
 import type { SeedFigures } from './trunks-report';
-import { sendWrites, type WriteRequest } from './trunks-write-load';
 
 const PAGE = 100;
 const TOP_UP_ATTEMPTS = 3;

@@ -1,6 +1,11 @@
-import type { LoadRun } from './http-load';
-import type { Machine } from './machine';
-import type { WriteRun } from './trunks-write-load';
+import type { LoadRun, MeasuredRuns } from '../lib/http-load';
+import { type Machine, machineLine } from '../lib/machine';
+import { LOAD_RUN_HEADER, loadRunCells, rateCells, ratioLine, runsLine, table } from '../lib/report';
+
+/** A write run: anything but the expected status is a finding. */
+export interface WriteRun extends LoadRun {
+  unexpected: number;
+}
 
 export interface SeedFigures {
   /** Trunks the account held before, created by the POST and PATCH-setup runs. */
@@ -34,7 +39,7 @@ export interface TrunksBenchReport {
   post: WriteRun;
   patch: WriteRun;
   seed: SeedFigures;
-  list: { bare: { median: LoadRun; runs: LoadRun[] }; app: { median: LoadRun; runs: LoadRun[] }; ratio: number };
+  list: { bare: MeasuredRuns; app: MeasuredRuns; ratio: number };
 }
 
 export function formatTrunksReport(report: TrunksBenchReport): string {
@@ -45,13 +50,13 @@ export function formatTrunksReport(report: TrunksBenchReport): string {
     [`PATCH /v1/trunks/{id} (new system_prompt each, ${s.patchTrunks} trunks)`, ...writeCells(patch)],
   ]);
   const reads = table([
-    ['read', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'non-2xx', 'errors'],
-    [`bare Fastify HTTPS, same ${s.listBodyBytes} B JSON`, ...readCells(list.bare.median)],
-    [`Trunkline app, GET ${s.listPath}`, ...readCells(list.app.median)],
+    ['read', ...LOAD_RUN_HEADER],
+    [`bare Fastify HTTPS, same ${s.listBodyBytes} B JSON`, ...loadRunCells(list.bare.median)],
+    [`Trunkline app, GET ${s.listPath}`, ...loadRunCells(list.app.median)],
   ]);
+  const cpu = list.app.median.cpuMicrosPerRequest / list.bare.median.cpuMicrosPerRequest;
   const out = [
-    `machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}; ${machine.postgres}; Redis ${machine.redis};` +
-      ` load average ${machine.loadAverage} at start, ${machine.loadAverageAtEnd} at end`,
+    machineLine(machine, machine.loadAverageAtEnd),
     `app: PostgreSQL event store (throwaway schema), Redis read models (throwaway namespace), embedded chDB, PROVIDER_VALIDATION=format, LOG_LEVEL=${s.logLevel}, child process`,
     `app server CPU: ${s.appCpu}`,
     '',
@@ -65,8 +70,11 @@ export function formatTrunksReport(report: TrunksBenchReport): string {
       ` ${s.rounds} alternating rounds (bare, app, ...), median of each`,
     ...reads,
     '',
-    `ratio app/bare (GET list): ${list.ratio.toFixed(2)}; server CPU per request app/bare: ${(list.app.median.cpuMicrosPerRequest / list.bare.median.cpuMicrosPerRequest).toFixed(1)}x`,
-    `runs, requests/s: bare ${list.bare.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}; app ${list.app.runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')}`,
+    `${ratioLine('app/bare (GET list)', list.ratio, null)}; server CPU per request app/bare: ${cpu.toFixed(1)}x`,
+    runsLine('requests/s', {
+      bare: list.bare.runs.map((r) => r.requestsPerSecond),
+      app: list.app.runs.map((r) => r.requestsPerSecond),
+    }),
   ];
   return `${out.join('\n')}\n`;
 }
@@ -93,34 +101,8 @@ function seedLine(seed: SeedFigures, connections: number): string {
   );
 }
 
-function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)];
-}
-
 function writeCells(run: WriteRun): string[] {
-  return [
-    run.requestsPerSecond.toFixed(0),
-    run.p50Ms.toFixed(2),
-    run.p99Ms.toFixed(2),
-    run.cpuMicrosPerRequest.toFixed(0),
-    String(run.requests),
-    statusList(run.statuses),
-    String(run.errors),
-  ];
-}
-
-function readCells(run: LoadRun): string[] {
-  return [
-    run.requestsPerSecond.toFixed(0),
-    run.p50Ms.toFixed(2),
-    run.p99Ms.toFixed(2),
-    run.cpuMicrosPerRequest.toFixed(0),
-    String(run.non2xx),
-    String(run.errors),
-  ];
+  return [...rateCells(run), String(run.requests), statusList(run.statuses), String(run.errors)];
 }
 
 function statusList(statuses: Record<string, number>): string {

@@ -1,4 +1,4 @@
-import type { WriteRequest } from './trunks-write-load';
+import type { WriteRequest } from '../lib/http-load';
 
 // Shapes the offline validator (PROVIDER_VALIDATION=format) accepts; never a real key.
 const OPENAI_KEY = `sk-bench-${'a1B2'.repeat(10)}`;

@@ -1,42 +1,43 @@
-import { progress, runBench } from './support/bench-main';
 import { randomBytes } from 'node:crypto';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { BARE_SPEC_ENV, BareReady, BareServerSpec } from './support/child-messages';
-import { Cleanups } from './support/cleanups';
-import { LoadRun, LoadTarget, measure, medianOf } from './support/http-load';
-import { describeMachine } from './support/machine';
-import { getUntilOk } from './support/probe';
-import { startServerChild } from './support/server-child';
-import { startPlatformApp } from './support/platform-app';
-import { fillAccount, newestTrunkIds } from './support/trunks-account';
-import { processTreeCpu } from './support/trunks-process-cpu';
-import { parseTrunksBenchOptions, TrunksBenchOptions } from './support/trunks-options';
-import { formatTrunksReport, TrunksBenchReport } from './support/trunks-report';
-import { createTrunkRequests, updateTrunkRequests } from './support/trunks-requests';
-import { measureWrites } from './support/trunks-write-load';
+import { startBareServer } from '../lib/bare-baseline';
+import { progress, runBench } from '../lib/bench-main';
+import { profilerFlags } from '../lib/child-process';
+import { Cleanups } from '../lib/cleanups';
+import { alternateRounds, type LoadTarget, measure } from '../lib/http-load';
+import { describeMachine, loadAverageNow } from '../lib/machine';
+import { getUntilOk } from '../lib/probe';
+import { treeCpuMicros } from '../lib/process-tree';
+import { startApp, throwawayStores } from '../lib/start-app';
+import { fillAccount, newestTrunkIds } from './trunks-account';
+import { parseTrunksBenchOptions, type TrunksBenchOptions } from './trunks-options';
+import { formatTrunksReport, type TrunksBenchReport, type WriteRun } from './trunks-report';
+import { createTrunkRequests, updateTrunkRequests } from './trunks-requests';
 
 /*
  * The trunk API under load, on the PostgreSQL event store with Redis read models: POST and
- * PATCH with concurrent clients, then the trunk list of a 10,000-trunk account against the
- * platform bench's bare Fastify HTTPS server serving the same bytes, measured in the same run.
- * The app runs in a child process (bench/support/app-server.ts) in a throwaway schema and Redis
- * namespace, both removed at the end, whatever happened.
+ * PATCH with concurrent clients, then the trunk list of a 10,000-trunk account against the bare
+ * Fastify HTTPS server serving the same bytes, measured in the same run. The app runs in a child
+ * process (lib/app-server.ts) in a throwaway schema and Redis namespace, both removed at the end,
+ * whatever happened.
  */
 const LOG_LEVEL = 'warn';
 const LIST_PATH = '/v1/trunks?limit=100';
 
 async function run(options: TrunksBenchOptions, cleanups: Cleanups): Promise<TrunksBenchReport> {
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
-
-  const app = await startPlatformApp(options, cleanups, { PROVIDER_VALIDATION: 'format' });
-  const treeCpu = processTreeCpu('app-server.js');
+  const app = await startApp(cleanups, {
+    env: { ...throwawayStores(options, cleanups), LOG_LEVEL, PROVIDER_VALIDATION: 'format' },
+    provision: { account: 'Bench Account', keys: ['full'], trunks: 0, providers: [] },
+    execArgv: profilerFlags(options.cpuProf),
+  });
+  // The app's chDB engine runs in a process of its own: counted through /proc where there is one.
+  const wholeTree = treeCpuMicros(app.ready.pid) !== null;
   const origin = `https://127.0.0.1:${app.ready.port}`;
   const appTarget = (path: string): LoadTarget => ({
     url: `${origin}${path}`,
     ca: app.ready.cert,
-    headers: { authorization: `Bearer ${app.ready.accountKey}` },
-    cpuMicros: treeCpu ?? app.cpuMicros,
+    headers: { authorization: `Bearer ${app.ready.account?.keys.full}` },
+    cpuMicros: wholeTree ? async () => treeCpuMicros(app.ready.pid) ?? 0 : app.cpuMicros,
   });
   // The key reaches the Redis read model through the projections a moment after it is issued.
   await getUntilOk(appTarget(LIST_PATH).url, app.ready.cert, appTarget(LIST_PATH).headers);
@@ -49,7 +50,7 @@ async function run(options: TrunksBenchOptions, cleanups: Cleanups): Promise<Tru
   const list = await measureList(appTarget(LIST_PATH), app.ready, options, cleanups);
   await app.stop();
   return {
-    machine: { ...machine, loadAverageAtEnd: Math.round(loadavg()[0] * 100) / 100 },
+    machine: { ...machine, loadAverageAtEnd: loadAverageNow() },
     settings: {
       writers: options.writers,
       seconds: options.seconds,
@@ -62,18 +63,14 @@ async function run(options: TrunksBenchOptions, cleanups: Cleanups): Promise<Tru
       logLevel: LOG_LEVEL,
       listPath: LIST_PATH,
       listBodyBytes: list.bodyBytes,
-      appCpu: treeCpu
+      appCpu: wholeTree
         ? 'app process and its descendants (the chDB engine), from /proc'
         : 'app process only (process.cpuUsage): the chDB engine process is not counted',
     },
     post: writes.post,
     patch: writes.patch,
     seed,
-    list: {
-      bare: list.bare,
-      app: list.app,
-      ratio: list.app.median.requestsPerSecond / list.bare.median.requestsPerSecond,
-    },
+    list: { ...list.runs, ratio: list.runs.app.median.requestsPerSecond / list.runs.bare.median.requestsPerSecond },
   };
 }
 
@@ -82,18 +79,27 @@ async function measureWriteRuns(target: LoadTarget, options: TrunksBenchOptions,
   const settings = { connections: options.writers, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
   progress(`POST /v1/trunks: ${options.writers} clients, ${options.warmupSeconds} s warm-up + ${options.seconds} s`);
   const creates = createTrunkRequests(suffix);
-  const post = await measureWrites(target, creates, settings);
+  const post = withUnexpected(await measure(target, settings, creates), creates.expectedStatus);
   progress(`POST: ${post.requestsPerSecond.toFixed(0)} requests/s`);
 
   await fillAccount(target, creates, options.patchTrunks, options.writers);
   const ids = await newestTrunkIds(target, options.patchTrunks);
   progress(`PATCH /v1/trunks/{id}: ${options.writers} clients over ${ids.length} trunks`);
-  const patch = await measureWrites(target, updateTrunkRequests(ids), settings);
+  const updates = updateTrunkRequests(ids);
+  const patch = withUnexpected(await measure(target, settings, updates), updates.expectedStatus);
   progress(`PATCH: ${patch.requestsPerSecond.toFixed(0)} requests/s`);
   return { creates, post, patch, patchTrunks: ids.length };
 }
 
-/** The harness's bare server serving the app's own list page; alternating rounds, as api.bench.ts does. */
+function withUnexpected(run: Omit<WriteRun, 'unexpected'>, expectedStatus: number): WriteRun {
+  const unexpected = Object.entries(run.statuses).reduce(
+    (sum, [status, count]) => sum + (Number(status) === expectedStatus ? 0 : count),
+    0,
+  );
+  return { ...run, unexpected };
+}
+
+/** The bare server serving the app's own list page; alternating rounds, as api.bench.ts does. */
 async function measureList(
   appTarget: LoadTarget,
   tls: { cert: string; key: string },
@@ -101,41 +107,12 @@ async function measureList(
   cleanups: Cleanups,
 ) {
   const body = await getUntilOk(appTarget.url, appTarget.ca, appTarget.headers);
-  const spec: BareServerSpec = { cert: tls.cert, key: tls.key, route: new URL(appTarget.url).pathname, body };
-  const bare = await startServerChild<BareReady>(join(__dirname, 'support', 'bare-server.js'), cleanups, {
-    env: { ...process.env, NODE_ENV: 'production', [BARE_SPEC_ENV]: JSON.stringify(spec) },
-  });
-  const bareUrl = new URL(appTarget.url);
-  bareUrl.port = String(bare.ready.port);
-  const bareTarget: LoadTarget = {
-    url: bareUrl.href,
-    ca: tls.cert,
-    headers: appTarget.headers,
-    cpuMicros: bare.cpuMicros,
-  };
-  const bareBody = await getUntilOk(bareTarget.url, bareTarget.ca, {});
-  if (Buffer.byteLength(bareBody) !== Buffer.byteLength(body))
-    throw new Error(`bare body is ${Buffer.byteLength(bareBody)} B, the app's ${Buffer.byteLength(body)} B`);
-
+  const route = new URL(appTarget.url).pathname;
+  const bare = await startBareServer({ cert: tls.cert, key: tls.key, route, body }, appTarget, cleanups);
   const settings = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
-  const bareRuns: LoadRun[] = [];
-  const appRuns: LoadRun[] = [];
-  for (let round = 1; round <= options.rounds; round++) {
-    bareRuns.push(await measure(bareTarget, settings));
-    progress(`GET round ${round}/${options.rounds}: bare ${bareRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
-    appRuns.push(await measure(appTarget, settings));
-    progress(`GET round ${round}/${options.rounds}: app  ${appRuns.at(-1)?.requestsPerSecond.toFixed(0)} requests/s`);
-  }
+  const runs = await alternateRounds({ bare: bare.target, app: appTarget }, settings, options.rounds, 'GET ');
   await bare.stop();
-  return {
-    bodyBytes: Buffer.byteLength(body),
-    bare: { median: medianOf(bareRuns), runs: bareRuns },
-    app: { median: medianOf(appRuns), runs: appRuns },
-  };
+  return { bodyBytes: Buffer.byteLength(body), runs };
 }
 
-runBench({
-  parse: parseTrunksBenchOptions,
-  run,
-  format: formatTrunksReport,
-});
+runBench({ parse: parseTrunksBenchOptions, run, format: formatTrunksReport });

@@ -1,19 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { ndjsonBatches } from '../src/tools/call-generator';
-import { CALLS_PER_EVENT } from '../src/webhooks/domain/calls-completed.event';
-import { progress, runBench } from './support/bench-main';
-import { Cleanups } from './support/cleanups';
-import { recordsOf } from './support/ingest-records';
-import { NdjsonBody, sendAll, SendFigures } from './support/ingest-senders';
-import { RecordSpec } from './support/ingest-messages';
-import { WebhooksChild } from './support/webhooks-child';
-import type { WebhooksAppReady } from './support/webhooks-app-server';
-import { BenchReceiver } from './support/webhooks-receiver';
+import { CALLS_PER_EVENT } from '../../src/webhooks/domain/calls-completed.event';
+import { progress, runBench } from '../lib/bench-main';
+import { ndjsonBodies, recordsOf, type RecordSpec } from '../lib/call-records';
+import { Cleanups, tempDir } from '../lib/cleanups';
+import { type NdjsonBody, sendAll } from '../lib/ndjson-load';
+import { parseBenchArgs } from '../lib/options';
+import { startApp } from '../lib/start-app';
+import type { WebhooksOps } from './webhooks-messages';
+import { BenchReceiver } from './webhooks-receiver';
+import { type Drain, formatWebhooksReport, rate, type WebhooksOptions, type WebhooksReport } from './webhooks-report';
 
 /*
  * Webhook delivery and its cost to ingestion, in one run on one machine. The real app (child
@@ -25,114 +21,59 @@ import { BenchReceiver } from './support/webhooks-receiver';
  *   4. with the endpoint, the worker delivering while ingestion goes on;
  *   5. without again (endpoint disabled), so that drift of the machine shows.
  */
-interface Options {
-  records: number;
-  batch: number;
-  senders: number;
-  concurrency: number;
-  json: boolean;
-}
-interface Drain {
-  count: number;
-  calls: number;
-  seconds: number;
-  perSecond: number;
-}
-interface Report {
-  settings: Options & { callsPerEvent: number };
-  without: SendFigures[];
-  withPaused: SendFigures;
-  withDelivering: SendFigures;
-  ratioPaused: number;
-  ratioDelivering: number;
-  drain: Drain;
-  alongside: Drain & { lastAfterIngestSeconds: number };
-}
+const COMMAND = {
+  script: 'webhooks/webhooks.bench.js',
+  options: {
+    records: { type: 'integer', default: 20_000, help: 'records per phase' },
+    batch: { type: 'integer', default: 1000, help: 'records per request' },
+    senders: { type: 'integer', default: 4, help: 'concurrent HTTPS senders' },
+    concurrency: { type: 'integer', default: 32, help: 'WEBHOOK_CONCURRENCY of the app' },
+  },
+} as const;
 
-function parse(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      records: { type: 'string' },
-      batch: { type: 'string' },
-      senders: { type: 'string' },
-      concurrency: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'usage: node dist/bench/webhooks.bench.js [--records N (20000 per phase)] [--batch N (1000)] [--senders N (4)] [--concurrency N (32): WEBHOOK_CONCURRENCY] [--json]\n',
-    );
-    process.exit(0);
-  }
-  const int = (v: string | undefined, d: number) => (v === undefined ? d : Math.max(1, Number.parseInt(v, 10) || d));
-  return {
-    records: int(values.records, 20_000),
-    batch: int(values.batch, 1000),
-    senders: int(values.senders, 4),
-    concurrency: int(values.concurrency, 32),
-    json: !!values.json,
-  };
-}
+const parse = (argv: string[]): WebhooksOptions => parseBenchArgs(argv, COMMAND);
 
-async function run(options: Options, cleanups: Cleanups): Promise<Report> {
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-bench-webhooks-'));
-  cleanups.add(`remove ${dir}`, async () => rmSync(dir, { recursive: true, force: true }));
+async function run(options: WebhooksOptions, cleanups: Cleanups): Promise<WebhooksReport> {
   const receiver = new BenchReceiver();
-  await receiver.start(join(dir, 'receiver'));
+  await receiver.start(tempDir(cleanups, 'trunkline-bench-webhooks-'));
   cleanups.add('stop the receiver', () => receiver.stop());
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: join(dir, 'app'),
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    PROVIDER_VALIDATION: 'format',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    WEBHOOK_CA_FILE: receiver.caFile,
-    WEBHOOK_POLL_INTERVAL_MS: '20',
-    WEBHOOK_CONCURRENCY: String(options.concurrency),
-  };
-  const app = await WebhooksChild.start<WebhooksAppReady>(
-    join(__dirname, 'support', 'webhooks-app-server.js'),
-    env,
-    cleanups,
-  );
+  const app = await startApp<object, WebhooksOps>(cleanups, {
+    script: join(__dirname, 'webhooks-app-server.js'),
+    env: {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_CA_FILE: receiver.caFile,
+      WEBHOOK_POLL_INTERVAL_MS: '20',
+      WEBHOOK_CONCURRENCY: String(options.concurrency),
+    },
+    provision: { account: 'Webhooks Bench', keys: ['full', 'ingest'], trunks: 10, providers: ['custom'] },
+  });
+  const account = app.ready.account ?? { id: '', keys: {}, trunks: [] };
   const origin = `https://127.0.0.1:${app.ready.port}`;
-  const target = { origin, ca: app.ready.cert, key: app.ready.ingestKey };
+  const target = { origin, ca: app.ready.cert, key: account.keys.ingest ?? '' };
   const toMs = Date.now();
   const spec: RecordSpec = {
     seed: 42,
     fromMs: toMs - 7 * 86_400_000,
     toMs,
-    trunks: app.ready.trunks,
-    accountId: app.ready.accountId,
+    trunks: account.trunks,
+    accountId: account.id,
   };
   const bodies = (phase: number, count = options.records) =>
-    [...ndjsonBatches(recordsOf(spec, phase * options.records, count), options.batch)].map((b): NdjsonBody => ({
-      body: Buffer.from(b.body),
-      count: b.count,
-    }));
+    ndjsonBodies(recordsOf(spec, phase * options.records, count), options.batch);
   const deliveriesOf = (list: NdjsonBody[]) => list.reduce((sum, b) => sum + Math.ceil(b.count / CALLS_PER_EVENT), 0);
   const agent = new Agent({ connect: { ca: app.ready.cert } });
   cleanups.add('close the API client', () => agent.close());
   const api = (method: 'POST' | 'PATCH', path: string, body: object) =>
     request(`${origin}${path}`, {
       method,
-      headers: { authorization: `Bearer ${app.ready.fullKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${account.keys.full}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       dispatcher: agent,
     }).then(async (r) => ({ status: r.statusCode, body: (await r.body.json()) as { id: string } }));
-  const ingest = (label: string, list: NdjsonBody[]) => (
-    progress(`${label}: ${list.reduce((n, b) => n + b.count, 0)} records`),
-    sendAll(target, list, options.senders)
-  );
+  const ingest = (label: string, list: NdjsonBody[]) => {
+    progress(`${label}: ${list.reduce((n, b) => n + b.count, 0)} records`);
+    return sendAll(target, list, options.senders);
+  };
 
   await ingest('warm-up', bodies(10, 5000));
   const before = await ingest('1. without a call.completed endpoint', bodies(0));
@@ -142,12 +83,12 @@ async function run(options: Options, cleanups: Cleanups): Promise<Report> {
   });
   if (endpoint.status !== 201) throw new Error(`endpoint: HTTP ${endpoint.status}`);
 
-  await app.control('webhooks-pause');
+  await app.request('webhooks-pause');
   const pausedBodies = bodies(1);
   const withPaused = await ingest('2. with call.completed subscribed, worker paused', pausedBodies);
   receiver.reset();
   progress(`3. draining ${deliveriesOf(pausedBodies)} deliveries`);
-  await app.control('webhooks-resume');
+  await app.request('webhooks-resume');
   await until(() => receiver.deliveries >= deliveriesOf(pausedBodies));
   const drain = drainOf(receiver);
 
@@ -186,28 +127,4 @@ function drainOf(r: BenchReceiver): Drain {
   return { count: r.deliveries, calls: r.calls, seconds, perSecond: r.deliveries / seconds };
 }
 
-const rate = (f: SendFigures) => f.records / f.seconds;
-
-function format(r: Report): string {
-  const drain = (d: Drain) =>
-    `${d.count} deliveries (${d.calls} calls) in ${d.seconds.toFixed(2)} s = ${d.perSecond.toFixed(0)} deliveries/s (${(d.calls / d.seconds).toFixed(0)} calls/s)`;
-  const row = (label: string, f: SendFigures) =>
-    `| ${label} | ${rate(f).toFixed(0)} | ${f.p50Ms.toFixed(1)} | ${f.p99Ms.toFixed(1)} |`;
-  return [
-    `Webhooks bench: ${r.settings.records} records per phase, ${r.settings.batch} per request, ${r.settings.senders} senders, WEBHOOK_CONCURRENCY=${r.settings.concurrency}, ${r.settings.callsPerEvent} calls per call.completed event`,
-    '',
-    '| ingestion | records/s | p50 ms/request | p99 ms/request |',
-    '|---|---:|---:|---:|',
-    row('1. without a call.completed endpoint', r.without[0]),
-    row('2. with call.completed subscribed, worker paused', r.withPaused),
-    row('4. with call.completed subscribed, worker delivering', r.withDelivering),
-    row('5. without (endpoint disabled)', r.without[1]),
-    '',
-    `ingestion with/without (without = mean of 1 and 5): ${r.ratioPaused.toFixed(2)} worker paused, ${r.ratioDelivering.toFixed(2)} worker delivering`,
-    `3. backlog drained to the local HTTPS receiver: ${drain(r.drain)}`,
-    `4. delivered during ingestion: ${drain(r.alongside)}; the last ${r.alongside.lastAfterIngestSeconds.toFixed(2)} s after the last ingest 200`,
-    '',
-  ].join('\n');
-}
-
-runBench({ parse, run, format });
+runBench({ parse, run, format: formatWebhooksReport });
