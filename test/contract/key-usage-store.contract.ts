@@ -1,4 +1,4 @@
-import type { KeyUsageStore } from '../../src/infrastructure/rate-limit/rate-limiter.port';
+import type { KeyUsageStore } from '../../src/rate-limiting/rate-limiter.port';
 
 export interface KeyUsageStoreHarness {
   /** A store on a namespace no other case uses. */

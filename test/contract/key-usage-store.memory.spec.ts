@@ -1,4 +1,4 @@
-import { MemoryKeyUsageStore } from '../../src/infrastructure/rate-limit/memory.key-usage-store';
+import { MemoryKeyUsageStore } from '../../src/rate-limiting/memory.key-usage-store';
 import { describeKeyUsageStoreContract } from './key-usage-store.contract';
 
 describeKeyUsageStoreContract('memory', {

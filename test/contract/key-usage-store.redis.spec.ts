@@ -1,4 +1,4 @@
-import { RedisKeyUsageStore } from '../../src/infrastructure/rate-limit/redis.key-usage-store';
+import { RedisKeyUsageStore } from '../../src/rate-limiting/redis.key-usage-store';
 import { RedisTestContext } from '../support/redis';
 import { describeKeyUsageStoreContract } from './key-usage-store.contract';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RateLimitDecision, RateLimiter } from '../../src/infrastructure/rate-limit/rate-limiter.port';
+import type { RateLimitDecision, RateLimiter } from '../../src/rate-limiting/rate-limiter.port';
 
 export interface RateLimiterHarness {
   /** A limiter on a namespace no other case uses. */

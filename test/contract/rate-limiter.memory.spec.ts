@@ -1,4 +1,4 @@
-import { MemoryRateLimiter } from '../../src/infrastructure/rate-limit/memory.rate-limiter';
+import { MemoryRateLimiter } from '../../src/rate-limiting/memory.rate-limiter';
 import { describeRateLimiterContract } from './rate-limiter.contract';
 
 describeRateLimiterContract('memory', {

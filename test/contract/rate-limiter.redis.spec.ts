@@ -1,4 +1,4 @@
-import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis.rate-limiter';
+import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
 import { RedisTestContext } from '../support/redis';
 import { describeRateLimiterContract } from './rate-limiter.contract';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis.rate-limiter';
+import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
 import { RedisTestContext } from '../support/redis';
 
 /** The gate's one-round-trip script: credential read and rate limit together, exact under concurrency. */

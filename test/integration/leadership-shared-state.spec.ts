@@ -9,7 +9,7 @@ import { RedisMutex } from '../../src/infrastructure/cluster/redis.mutex';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import type { EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { createKeyVault } from '../../src/infrastructure/secrets/key-vault.factory';
-import { SecretBox, SecretDestroyedError } from '../../src/infrastructure/secrets/secret-box';
+import { AesGcmSecretBox, SecretBox, SecretDestroyedError } from '../../src/infrastructure/secrets/secret-box';
 import { shareDestroys } from '../../src/infrastructure/secrets/secret-destroy.broadcast';
 import type { EnrichedCallRecord } from '../../src/ingestion/call-record.row';
 import { CallRecordWriter } from '../../src/ingestion/call-record.writer';
@@ -37,7 +37,7 @@ describe('per-instance state across instances', () => {
     const vault = await createKeyVault(events);
     const masterKey = randomBytes(32);
     const instance = async () => {
-      const box = new SecretBox(masterKey, vault);
+      const box = new AesGcmSecretBox(masterKey, vault);
       const bus = await RedisBus.connect(testRedisUrl(), await context.client('publisher'));
       buses.push(bus);
       await shareDestroys(box, bus, namespace);
@@ -45,7 +45,7 @@ describe('per-instance state across instances', () => {
     };
     const [a, b] = [await instance(), await instance()];
     // A third instance that hears nothing: its cache keeps the key (what the broadcast fixes).
-    const deaf = new SecretBox(masterKey, vault);
+    const deaf = new AesGcmSecretBox(masterKey, vault);
     await a.createDataKey('conn_shared');
     const secret = await a.encrypt('conn_shared', 'sip_password', 'a-long-secret');
     expect(await b.decrypt('conn_shared', 'sip_password', secret)).toBe('a-long-secret');

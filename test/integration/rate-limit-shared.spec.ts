@@ -1,7 +1,7 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis.rate-limiter';
-import type { RateLimitDecision } from '../../src/infrastructure/rate-limit/rate-limiter.port';
+import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
+import type { RateLimitDecision } from '../../src/rate-limiting/rate-limiter.port';
 import { inOneWindow } from '../contract/rate-limiter.contract';
 import { RedisTestContext } from '../support/redis';
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
-import { RedisKeyUsageStore } from '../../src/infrastructure/rate-limit/redis.key-usage-store';
-import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis.rate-limiter';
+import { RedisKeyUsageStore } from '../../src/rate-limiting/redis.key-usage-store';
+import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
 import { testRedisUrl, uniqueNamespace } from '../support/redis';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
