@@ -71,7 +71,7 @@ export async function loadCalls(
   for (let rows = batches.next(); rows.length > 0; rows = batches.next()) {
     if (inFlight) await inFlight;
     inFlight = clickhouse
-      .insert('call_records', rows as unknown as Record<string, unknown>[])
+      .insert('call_records', rows)
       .then(() => void (inserted += rows.length));
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();

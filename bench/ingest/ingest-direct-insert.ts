@@ -41,7 +41,7 @@ async function insertRange(
     const rows = builder.rows(recordsOf(spec.records, start + offset, Math.min(spec.batchRows, count - offset)));
     const cpu = treeCpuMicros(process.pid) ?? 0;
     const started = performance.now();
-    await clickhouse.insert('call_records', rows as unknown as Record<string, unknown>[]);
+    await clickhouse.insert('call_records', rows);
     ms += performance.now() - started;
     cpuMicros += (treeCpuMicros(process.pid) ?? 0) - cpu;
     inserts += 1;

@@ -13,7 +13,7 @@ import { createProviderValidator } from './providers/provider-validator.factory'
 import { PROVIDER_VALIDATOR, ProviderValidator } from './providers/provider-validator.port';
 import { createKeyVault } from './secrets/key-vault.factory';
 import { loadMasterKey } from './secrets/master-key';
-import { SECRET_BOX, SecretBox } from './secrets/secret-box';
+import { SECRET_BOX, AesGcmSecretBox, SecretBox } from './secrets/secret-box';
 import type { InfrastructureSettings } from './infrastructure.settings';
 
 export const REDIS = Symbol('Redis');
@@ -73,7 +73,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
               dataDir: config.dataDir,
               embedded: !config.eventStoreUrl,
             });
-            return new SecretBox(masterKey, await createKeyVault(events));
+            return new AesGcmSecretBox(masterKey, await createKeyVault(events));
           },
         },
         {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
-import { TrunkView, trunkKeys } from '../projections/trunks/trunk-view';
+import { TrunkView, trunkKeys, trunkViewCodec } from '../projections/trunks/trunk-view';
 import { ReadModels } from '../projections/read-models.service';
 import { DomainError } from '../shared/domain-error';
 import { CALL_BATCH_LISTENER, CallBatchListener } from './call-batch-listener.port';
@@ -93,7 +93,8 @@ export class CallIngestion {
     const values = distinct.length > 0 ? await this.store.mget(distinct.map(trunkKeys.trunk)) : [];
     const found = new Map<string, TrunkView>();
     values.forEach((value, i) => {
-      if (value) found.set(distinct[i], JSON.parse(value) as TrunkView);
+      const trunk = trunkViewCodec.decode(value);
+      if (trunk) found.set(distinct[i], trunk);
     });
     return found;
   }

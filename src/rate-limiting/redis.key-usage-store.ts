@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { closeRedisClient } from '../infrastructure/redis/redis.client';
+import { defineScript, RedisScript } from '../infrastructure/redis/redis.script';
 import type { KeyUsage, KeyUsageStore } from './rate-limiter.port';
 
 // last_used_at only moves forward, so records arriving out of order (several instances, retries)
@@ -15,7 +16,7 @@ end`;
 const RECORD_COMMAND = 'trunklineKeyUsageRecord';
 const FIELDS = ['requests', 'errors', 'last_used_at'] as const;
 
-type RecordCommand = (key: string, atMs: number, requests: number, errors: number) => Promise<unknown>;
+type RecordCommand = RedisScript<[key: string, atMs: number, requests: number, errors: number], unknown>;
 
 interface Pending {
   requests: number;
@@ -37,9 +38,7 @@ export class RedisKeyUsageStore implements KeyUsageStore {
     private readonly redis: Redis,
     private readonly namespace: string,
   ) {
-    redis.defineCommand(RECORD_COMMAND, { lua: RECORD_LUA, numberOfKeys: 1 });
-    const commands = redis as unknown as Record<string, RecordCommand>;
-    this.recordScript = commands[RECORD_COMMAND].bind(redis);
+    this.recordScript = defineScript(redis, RECORD_COMMAND, { lua: RECORD_LUA, numberOfKeys: 1 });
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ReadAhead, ReadAheadValue } from '../infrastructure/read-model/read-ahead';
 import { closeRedisClient } from '../infrastructure/redis/redis.client';
+import { defineScript, RedisScript } from '../infrastructure/redis/redis.script';
 import { assertLimitArgs, decision } from './rate-window';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.port';
 
@@ -69,7 +70,7 @@ return {allowed, count, resetAt, record, readAhead(ARGV[6])}`;
 const EXPIRY_MARGIN_SECONDS = 5;
 
 type Reply = [number, number, number, ...unknown[]];
-type ScriptCommand = (...args: (string | number)[]) => Promise<Reply>;
+type ScriptCommand = RedisScript<(string | number)[], Reply>;
 
 export interface CredentialDecision {
   credential: Record<string, string>;
@@ -95,10 +96,8 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly namespace: string,
     private readonly readModelNamespace = '',
   ) {
-    const define = (name: string, lua: string, keys: number): ScriptCommand => {
-      redis.defineCommand(name, { lua, numberOfKeys: keys });
-      return (redis as unknown as Record<string, ScriptCommand>)[name].bind(redis);
-    };
+    const define = (name: string, lua: string, keys: number): ScriptCommand =>
+      defineScript(redis, name, { lua, numberOfKeys: keys });
     this.consumeScript = define('trunklineRateLimitConsume', CONSUME_LUA, 1);
     this.consumeAheadScript = define('trunklineRateLimitConsumeAhead', CONSUME_LUA, 2);
     this.lookupConsumeScript = define('trunklineRateLimitLookupConsume', LOOKUP_CONSUME_LUA, 1);

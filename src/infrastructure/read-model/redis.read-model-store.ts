@@ -1,6 +1,7 @@
 import { type ChainableCommander, type Redis, ReplyError } from 'ioredis';
 import { closeRedisClient } from '../redis/redis.client';
 import { pingRedis } from '../redis/redis.health';
+import { defineScript, RedisScript } from '../redis/redis.script';
 import { rankRange } from './rank-range';
 import {
   type Order,
@@ -33,13 +34,10 @@ return {total, values}`;
 const PAGE_COMMAND = 'trunklineReadModelPage';
 const SCAN_BATCH = 500;
 
-type PageCommand = (
-  indexKey: string,
-  valuePrefix: string,
-  start: number,
-  stop: number,
-  order: Order,
-) => Promise<[number, (string | null)[]]>;
+type PageCommand = RedisScript<
+  [indexKey: string, valuePrefix: string, start: number, stop: number, order: Order],
+  [number, (string | null)[]]
+>;
 
 export class RedisReadModelStore implements ReadModelStore {
   private readonly pageScript: PageCommand;
@@ -48,9 +46,7 @@ export class RedisReadModelStore implements ReadModelStore {
     private readonly redis: Redis,
     private readonly namespace: string,
   ) {
-    redis.defineCommand(PAGE_COMMAND, { lua: PAGE_LUA, numberOfKeys: 1, readOnly: true });
-    const commands = redis as unknown as Record<string, PageCommand>;
-    this.pageScript = commands[PAGE_COMMAND].bind(redis);
+    this.pageScript = defineScript(redis, PAGE_COMMAND, { lua: PAGE_LUA, numberOfKeys: 1, readOnly: true });
   }
 
   get(key: string): Promise<string | null> {

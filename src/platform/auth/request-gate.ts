@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { AppLogger } from '../logging/logging';
+import { AppLogger, isLevelEnabled } from '../logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { KEY_USAGE_STORE, KeyUsageStore, RateLimitDecision } from '../../rate-limiting/rate-limiter.port';
@@ -54,7 +54,7 @@ export class RequestGate {
   };
 
   readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if ((request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
+    if (isLevelEnabled(request.log, 'info')) {
       request.log.info(
         {
           method: request.method,

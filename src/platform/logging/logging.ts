@@ -69,7 +69,7 @@ export class NestPinoLogger implements LoggerService {
  * requests write nothing through it, so the child is made on the first enabled line and then
  * reused: every line still carries the request id.
  */
-class LazyRequestLogger {
+class LazyRequestLogger implements FastifyBaseLogger {
   private made: Logger | undefined;
 
   constructor(
@@ -128,11 +128,18 @@ class LazyRequestLogger {
   }
 }
 
+/** Whether a request's logger writes `level`: Fastify types it without pino's isLevelEnabled. */
+export function isLevelEnabled(log: FastifyBaseLogger, level: Level): boolean {
+  return 'isLevelEnabled' in log && typeof log.isLevelEnabled === 'function'
+    ? log.isLevelEnabled(level) === true
+    : true;
+}
+
 /** Fastify's `childLoggerFactory`: see LazyRequestLogger. */
 export function lazyRequestLogger(
   parent: FastifyBaseLogger,
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
-  return new LazyRequestLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger;
+  return new LazyRequestLogger(parent as Logger, bindings, options);
 }

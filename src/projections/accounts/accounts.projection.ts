@@ -1,6 +1,6 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { AccountEvent } from '../../write/accounts/domain/account.decider';
+import { isAccountEvent } from '../../write/accounts/domain/account.decider';
 import { Projection } from '../projection';
 
 /** Read-model layout, shared with the queries in src/read/accounts. */
@@ -11,8 +11,8 @@ export const accountKeys = {
 
 export const accountsProjection: Projection = {
   name: 'accounts',
-  apply(stored: StoredEvent): WriteOp[] {
-    const event = stored as unknown as AccountEvent;
+  apply(event: StoredEvent): WriteOp[] {
+    if (!isAccountEvent(event)) return [];
     switch (event.type) {
       case 'AccountCreated': {
         const { account_id, name, created_at } = event.data;

@@ -1,6 +1,6 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { ApiKeyEvent } from '../../write/api-keys/domain/api-key.decider';
+import { isApiKeyEvent } from '../../write/api-keys/domain/api-key.decider';
 import { Projection } from '../projection';
 
 /**
@@ -15,8 +15,8 @@ export const apiKeyKeys = {
 
 export const apiKeysProjection: Projection = {
   name: 'api-keys',
-  apply(stored: StoredEvent): WriteOp[] {
-    const event = stored as unknown as ApiKeyEvent;
+  apply(event: StoredEvent): WriteOp[] {
+    if (!isApiKeyEvent(event)) return [];
     switch (event.type) {
       case 'ApiKeyIssued': {
         const d = event.data;

@@ -8,7 +8,7 @@ import {
   GlobalPosition,
   StoredEvent,
 } from '../../infrastructure/event-store/event-store.port';
-import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { isTrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { PositionWaiters } from '../position-waiters';
 
 export const TRUNK_DIMENSION = 'trunk-dimension';
@@ -78,8 +78,7 @@ export class TrunkDimensionProjector {
   private async apply(batch: StoredEvent[]): Promise<void> {
     if (batch.length === 0) return;
     const rows = await this.rowsOf(batch.filter(changesDimension));
-    if (rows.size > 0)
-      await this.clickhouse.insert('trunk_dimension', [...rows.values()] as unknown as Record<string, unknown>[]);
+    if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()]);
     const last = batch[batch.length - 1].position;
     this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
     await this.clickhouse.insert('projection_checkpoints', [
@@ -90,13 +89,11 @@ export class TrunkDimensionProjector {
     this.waiters.advance(last);
   }
 
-  private async rowsOf(events: StoredEvent[]): Promise<Map<string, DimensionRow>> {
-    const rows = await this.current(
-      events.filter((e) => e.type !== 'TrunkCreated').map((e) => (e.data as { trunk_id: string }).trunk_id),
-    );
-    for (const stored of events) {
-      const event = stored as unknown as TrunkEvent;
-      const version = Number(stored.position.lo);
+  private async rowsOf(stored: StoredEvent[]): Promise<Map<string, DimensionRow>> {
+    const events = stored.filter(isTrunkEvent);
+    const rows = await this.current(events.filter((e) => e.type !== 'TrunkCreated').map((e) => e.data.trunk_id));
+    for (const event of events) {
+      const version = Number(event.position.lo);
       const id = event.data.trunk_id;
       if (event.type === 'TrunkCreated') {
         rows.set(id, {

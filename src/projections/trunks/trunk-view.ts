@@ -1,4 +1,21 @@
-import type { Provider, ProviderSettings, TrunkStatus, Vad } from '../../write/trunks/domain/trunk.types';
+import {
+  arrayOf,
+  isNumber,
+  isString,
+  jsonCodec,
+  nullable,
+  objectOf,
+  oneOf,
+  optional,
+} from '../../infrastructure/read-model/read-model.codec';
+import {
+  Provider,
+  PROVIDERS,
+  ProviderSettings,
+  TRUNK_STATUSES,
+  TrunkStatus,
+  Vad,
+} from '../../write/trunks/domain/trunk.types';
 
 /** The trunk as the read side serves it: no secret, not even encrypted. */
 export interface TrunkView {
@@ -34,6 +51,51 @@ export interface GatewayRecord {
   /** MD5(username:SIP_DOMAIN:password), what a SIP registrar checks digests against; null once unrecoverable. */
   ha1: string | null;
 }
+
+const vad = objectOf<Vad>({
+  threshold: optional(isNumber),
+  prefix_padding_ms: optional(isNumber),
+  silence_duration_ms: optional(isNumber),
+});
+const providerSettings = objectOf<ProviderSettings>({ model: optional(isString), voice: optional(isString) });
+
+/** What a trunk view and a gateway record both carry from the trunk's settings. */
+const settings = {
+  ai_provider: oneOf(PROVIDERS),
+  system_prompt: nullable(isString),
+  provider_settings: nullable(providerSettings),
+  allowed_addresses: nullable(arrayOf(isString)),
+  elevenlabs_agent_id: nullable(isString),
+  custom_endpoint: nullable(isString),
+};
+
+export const trunkViewCodec = jsonCodec(
+  'trunk view',
+  objectOf<TrunkView>({
+    ...settings,
+    id: isString,
+    account_id: isString,
+    name: isString,
+    status: oneOf(TRUNK_STATUSES),
+    sip_username: isString,
+    created_at: isString,
+    updated_at: isString,
+    vad: nullable(vad),
+    password_rotated_at: nullable(isString),
+  }),
+);
+
+export const gatewayRecordCodec = jsonCodec(
+  'gateway record',
+  objectOf<GatewayRecord>({
+    ...settings,
+    trunk_id: isString,
+    account_id: isString,
+    sip_username: isString,
+    status: oneOf([...TRUNK_STATUSES, 'deleted']),
+    ha1: nullable(isString),
+  }),
+);
 
 export const trunkKeys = {
   trunk: (id: string) => `trunk:${id}`,

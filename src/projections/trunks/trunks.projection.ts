@@ -3,9 +3,9 @@ import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructure/secrets/secret.errors';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
-import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { isTrunkEvent, TrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { Projection, ProjectionView } from '../projection';
-import { GatewayRecord, TrunkView, trunkKeys } from './trunk-view';
+import { GatewayRecord, gatewayRecordCodec, TrunkView, trunkKeys, trunkViewCodec } from './trunk-view';
 
 export interface SecretReader {
   decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string>;
@@ -31,20 +31,20 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
 
   return {
     name: 'trunks',
-    async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
-      const event = stored as unknown as TrunkEvent;
+    async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+      if (!isTrunkEvent(event)) return [];
       switch (event.type) {
         case 'TrunkCreated':
           return created(event.data, await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password));
         case 'TrunkUpdated':
           return updated(event.data, view);
         case 'SipPasswordRotated': {
-          const trunk = await read<TrunkView>(view, trunkKeys.trunk(event.data.trunk_id));
-          const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(event.data.sip_username));
+          const trunk = trunkViewCodec.decode(await view.get(trunkKeys.trunk(event.data.trunk_id)));
+          const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(event.data.sip_username)));
           const ops: WriteOp[] = [];
           if (trunk)
             ops.push(
-              setJson(trunkKeys.trunk(trunk.id), {
+              trunkViewCodec.set(trunkKeys.trunk(trunk.id), {
                 ...trunk,
                 updated_at: event.data.rotated_at,
                 password_rotated_at: event.data.rotated_at,
@@ -52,7 +52,7 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
             );
           if (gateway && gateway.trunk_id === event.data.trunk_id) {
             ops.push(
-              setJson(trunkKeys.gateway(gateway.sip_username), {
+              gatewayRecordCodec.set(trunkKeys.gateway(gateway.sip_username), {
                 ...gateway,
                 ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password),
               }),
@@ -86,10 +86,10 @@ function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], diges
   };
   const score = Date.parse(d.created_at);
   return [
-    setJson(trunkKeys.trunk(d.trunk_id), trunk),
+    trunkViewCodec.set(trunkKeys.trunk(d.trunk_id), trunk),
     { op: 'zadd', key: trunkKeys.byAccount(d.account_id), score, member: d.trunk_id },
     { op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, 'active'), score, member: d.trunk_id },
-    setJson(trunkKeys.gateway(d.sip_username), gatewayOf(trunk, digest)),
+    gatewayRecordCodec.set(trunkKeys.gateway(d.sip_username), gatewayOf(trunk, digest)),
   ];
 }
 
@@ -97,7 +97,7 @@ async function updated(
   d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'],
   view: ProjectionView,
 ): Promise<WriteOp[]> {
-  const before = await read<TrunkView>(view, trunkKeys.trunk(d.trunk_id));
+  const before = trunkViewCodec.decode(await view.get(trunkKeys.trunk(d.trunk_id)));
   if (!before) return [];
   const { wiring, ...fields } = d.changes;
   const after: TrunkView = {
@@ -107,15 +107,15 @@ async function updated(
     ...(wiring?.elevenlabs_agent_id !== undefined ? { elevenlabs_agent_id: wiring.elevenlabs_agent_id } : {}),
     ...(wiring?.custom_endpoint !== undefined ? { custom_endpoint: wiring.custom_endpoint } : {}),
   };
-  const ops: WriteOp[] = [setJson(trunkKeys.trunk(d.trunk_id), after)];
+  const ops: WriteOp[] = [trunkViewCodec.set(trunkKeys.trunk(d.trunk_id), after)];
   if (after.status !== before.status) {
     const score = Date.parse(before.created_at);
     ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
     ops.push({ op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, after.status), score, member: d.trunk_id });
   }
-  const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(before.sip_username));
+  const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(before.sip_username)));
   if (gateway && gateway.trunk_id === d.trunk_id)
-    ops.push(setJson(trunkKeys.gateway(before.sip_username), gatewayOf(after, gateway.ha1)));
+    ops.push(gatewayRecordCodec.set(trunkKeys.gateway(before.sip_username), gatewayOf(after, gateway.ha1)));
   return ops;
 }
 
@@ -123,17 +123,17 @@ async function deleted(
   d: Extract<TrunkEvent, { type: 'TrunkDeleted' }>['data'],
   view: ProjectionView,
 ): Promise<WriteOp[]> {
-  const before = await read<TrunkView>(view, trunkKeys.trunk(d.trunk_id));
+  const before = trunkViewCodec.decode(await view.get(trunkKeys.trunk(d.trunk_id)));
   const ops: WriteOp[] = [
     { op: 'del', key: trunkKeys.trunk(d.trunk_id) },
     { op: 'zrem', key: trunkKeys.byAccount(d.account_id), member: d.trunk_id },
   ];
   if (before)
     ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
-  const gateway = await read<GatewayRecord>(view, trunkKeys.gateway(d.sip_username));
+  const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(d.sip_username)));
   // The username may already belong to a newer trunk; only this trunk's record says "deleted".
   if (gateway && gateway.trunk_id === d.trunk_id)
-    ops.push(setJson(trunkKeys.gateway(d.sip_username), { ...gateway, status: 'deleted', ha1: null }));
+    ops.push(gatewayRecordCodec.set(trunkKeys.gateway(d.sip_username), { ...gateway, status: 'deleted', ha1: null }));
   return ops;
 }
 
@@ -151,11 +151,4 @@ function gatewayOf(trunk: TrunkView, ha1: string | null): GatewayRecord {
     custom_endpoint: trunk.custom_endpoint,
     ha1,
   };
-}
-
-const setJson = (key: string, value: unknown): WriteOp => ({ op: 'set', key, value: JSON.stringify(value) });
-
-async function read<T>(view: ProjectionView, key: string): Promise<T | null> {
-  const raw = await view.get(key);
-  return raw ? (JSON.parse(raw) as T) : null;
 }

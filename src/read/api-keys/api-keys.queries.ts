@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { KEY_USAGE_STORE, KeyUsageStore } from '../../infrastructure/rate-limit/rate-limiter.port';
+import { KEY_USAGE_STORE, KeyUsageStore } from '../../rate-limiting/rate-limiter.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { apiKeyKeys } from '../../projections/api-keys/api-keys.projection';
 import type { Scope } from '../../shared/api-key-scopes';

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ReadAheadResult, readString } from '../../infrastructure/read-model/read-ahead';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { GatewayRecord, trunkKeys } from '../../projections/trunks/trunk-view';
+import { GatewayRecord, gatewayRecordCodec, trunkKeys } from '../../projections/trunks/trunk-view';
 import { DomainError } from '../../shared/domain-error';
 
 export class LookupGatewayTrunk {
@@ -25,7 +25,7 @@ export class LookupGatewayTrunkHandler implements IQueryHandler<LookupGatewayTru
     const raw = /^[A-Za-z0-9-]{1,64}$/.test(sipUsername)
       ? await readString(this.store, trunkKeys.gateway(sipUsername), readAhead)
       : null;
-    const record = raw ? (JSON.parse(raw) as GatewayRecord) : null;
+    const record = gatewayRecordCodec.decode(raw);
     if (!record || record.account_id !== accountId)
       throw new DomainError('not_found', `No trunk with sip_username ${sipUsername}`);
     return record;

@@ -5,9 +5,9 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
 import { fold } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
 import { isEncryptedSecret } from '../../shared/encrypted-secret';
-import { LiveTrunk, trunkDecider, trunkStream } from '../../write/trunks/domain/trunk.decider';
-import { TrunkEvent } from '../../write/trunks/domain/trunk.events';
-import { TrunkDetailDto, TrunkHistoryDto } from '../trunks/trunk.dto';
+import { TrunkState, trunkDecider, trunkStream } from '../../write/trunks/domain/trunk.decider';
+import { isTrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { TrunkDetailDto, TrunkHistoryDto, TrunkHistoryEventDto } from '../trunks/trunk.dto';
 
 /*
  * The auditor's views read the trunk's own stream: the history IS the log, so no read model
@@ -44,16 +44,21 @@ export class GetTrunkHistoryHandler implements IQueryHandler<GetTrunkHistory, Tr
 
   async execute({ accountId, trunkId, limit, offset }: GetTrunkHistory): Promise<TrunkHistoryDto> {
     const history = await ownedHistory(this.events, accountId, trunkId);
-    const events = history.slice(offset, offset + limit).map((e) => ({
-      revision: e.revision,
-      type: e.type,
-      recorded_at: e.recordedAt.toISOString(),
-      actor: typeof e.metadata.actor === 'string' ? e.metadata.actor : null,
-      correlation_id: typeof e.metadata.correlation_id === 'string' ? e.metadata.correlation_id : null,
-      data: redact(e.data) as object,
-    }));
+    const events = history.slice(offset, offset + limit).map(historyEventOf);
     return { events, pagination: { limit, offset, total: history.length } };
   }
+}
+
+/** One event as the API (and the trunks:history CLI) shows it: who, when, secrets redacted. */
+export function historyEventOf(e: StoredEvent): TrunkHistoryEventDto {
+  return {
+    revision: e.revision,
+    type: e.type,
+    recorded_at: e.recordedAt.toISOString(),
+    actor: typeof e.metadata.actor === 'string' ? e.metadata.actor : null,
+    correlation_id: typeof e.metadata.correlation_id === 'string' ? e.metadata.correlation_id : null,
+    data: redact(e.data) as object,
+  };
 }
 
 @QueryHandler(GetTrunkAsOf)
@@ -65,9 +70,7 @@ export class GetTrunkAsOfHandler implements IQueryHandler<GetTrunkAsOf, TrunkDet
 
   async execute({ accountId, trunkId, asOf }: GetTrunkAsOf): Promise<TrunkDetailDto> {
     const history = await ownedHistory(this.events, accountId, trunkId);
-    const until = history
-      .filter((e) => e.recordedAt.getTime() <= asOf.getTime())
-      .map((e) => e as unknown as TrunkEvent);
+    const until = history.filter((e) => e.recordedAt.getTime() <= asOf.getTime()).filter(isTrunkEvent);
     const state = fold(trunkDecider, until);
     if (state.status === 'none' || state.status === 'deleted')
       throw new DomainError('not_found', `Trunk ${trunkId} did not exist at ${asOf.toISOString()}`);
@@ -75,7 +78,11 @@ export class GetTrunkAsOfHandler implements IQueryHandler<GetTrunkAsOf, TrunkDet
   }
 }
 
-function detailOfState(t: LiveTrunk, sipDomain: string): TrunkDetailDto {
+/** A folded trunk as the API shows it; the trunks:history CLI also shows a deleted one. */
+export function detailOfState<T extends Exclude<TrunkState, { status: 'none' }>>(
+  t: T,
+  sipDomain: string,
+): Omit<TrunkDetailDto, 'status'> & { status: T['status'] } {
   return {
     id: t.trunkId,
     name: t.name,

@@ -14,7 +14,7 @@ import { ProviderSettingsDto, VadDto } from '../../contracts/trunks/trunk-settin
 export class ListTrunksQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ enum: TRUNK_STATUSES })
   @IsOptional()
-  @IsIn(TRUNK_STATUSES as unknown as string[], { message: 'status must be active, inactive or error' })
+  @IsIn(TRUNK_STATUSES, { message: 'status must be active, inactive or error' })
   status?: TrunkStatus;
 
   @ApiPropertyOptional({

@@ -3,7 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ReadAheadResult, readString } from '../../infrastructure/read-model/read-ahead';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
-import { TrunkView, trunkKeys } from '../../projections/trunks/trunk-view';
+import { TrunkView, trunkKeys, trunkViewCodec } from '../../projections/trunks/trunk-view';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { TrunkStatus } from '../../write/trunks/domain/trunk.types';
@@ -40,7 +40,7 @@ export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto
   async execute({ accountId, limit, offset, status, order }: ListTrunks): Promise<TrunkListDto> {
     const index = status ? trunkKeys.byAccountAndStatus(accountId, status) : trunkKeys.byAccount(accountId);
     const page = await this.store.page(index, trunkKeys.trunkPrefix, offset, limit, order);
-    const views = page.values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as TrunkView);
+    const views = trunkViewCodec.decodeAll(page.values);
     const stats =
       views.length > 0
         ? await this.stats.statsFor(
@@ -72,7 +72,7 @@ export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> 
 
   async execute({ accountId, trunkId, readAhead }: GetTrunk): Promise<TrunkDetailDto> {
     const raw = await readString(this.store, trunkKeys.trunk(trunkId), readAhead);
-    const view = raw ? (JSON.parse(raw) as TrunkView) : null;
+    const view = trunkViewCodec.decode(raw);
     if (!view || view.account_id !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
     return detailOf(view, this.config.sipDomain);
   }

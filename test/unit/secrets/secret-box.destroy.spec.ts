@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox, SecretDestroyedError } from '../../../src/infrastructure/secrets/secret-box';
+import { AesGcmSecretBox, SecretBox, SecretDestroyedError } from '../../../src/infrastructure/secrets/secret-box';
 import type { EncryptedSecret } from '../../../src/shared/encrypted-secret';
 import { MemoryKeyVault } from './memory.key-vault';
 import { PASSWORD, setup, tampered, trunkWithSecret } from './secret-box.fixtures';
@@ -77,7 +77,7 @@ describe('SecretBox cache', () => {
 
   it('holds a bounded number of keys, evicting the least recently used', async () => {
     const vault = new MemoryKeyVault();
-    const box = new SecretBox(randomBytes(32), vault, { cacheEntries: 2 });
+    const box = new AesGcmSecretBox(randomBytes(32), vault, { cacheEntries: 2 });
     const secrets: Record<string, EncryptedSecret> = {};
     for (const id of ['t1', 't2', 't3']) secrets[id] = await trunkWithSecret(box, id);
     const reads = async (id: string): Promise<number> => {
@@ -95,7 +95,7 @@ describe('SecretBox cache', () => {
 
   it('rejects a master key that is not 32 bytes, without echoing it', () => {
     const key = randomBytes(16);
-    expect(() => new SecretBox(key, new MemoryKeyVault())).toThrow(/MASTER_KEY/);
+    expect(() => new AesGcmSecretBox(key, new MemoryKeyVault())).toThrow(/MASTER_KEY/);
   });
 
   it('keeps secrets and keys out of error messages', async () => {

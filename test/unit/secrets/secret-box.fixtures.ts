@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox } from '../../../src/infrastructure/secrets/secret-box';
+import { AesGcmSecretBox, SecretBox } from '../../../src/infrastructure/secrets/secret-box';
 import type { EncryptedSecret } from '../../../src/shared/encrypted-secret';
 import { MemoryKeyVault } from './memory.key-vault';
 
@@ -10,7 +10,7 @@ export function setup(options: { masterKey?: Buffer; vault?: MemoryKeyVault; ttl
   const clock = { now: 1_000_000 };
   const vault = options.vault ?? new MemoryKeyVault();
   const masterKey = options.masterKey ?? randomBytes(32);
-  const box = new SecretBox(masterKey, vault, { cacheTtlMs: options.ttlMs ?? 60_000, now: () => clock.now });
+  const box = new AesGcmSecretBox(masterKey, vault, { cacheTtlMs: options.ttlMs ?? 60_000, now: () => clock.now });
   return { box, vault, masterKey, clock };
 }
 

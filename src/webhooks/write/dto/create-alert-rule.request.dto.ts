@@ -10,11 +10,11 @@ export class CreateAlertRuleRequestDto {
   name?: string;
 
   @ApiProperty({ enum: ALERT_METRICS, description: 'As GET /analytics/overview computes it over the window' })
-  @IsIn(ALERT_METRICS as unknown as string[], { message: `metric must be one of ${ALERT_METRICS.join(', ')}` })
+  @IsIn(ALERT_METRICS, { message: `metric must be one of ${ALERT_METRICS.join(', ')}` })
   metric!: AlertMetric;
 
   @ApiProperty({ enum: ALERT_COMPARISONS, description: 'The alert holds while `metric <comparison> threshold`' })
-  @IsIn(ALERT_COMPARISONS as unknown as string[], { message: 'comparison must be gt, gte, lt or lte' })
+  @IsIn(ALERT_COMPARISONS, { message: 'comparison must be gt, gte, lt or lte' })
   comparison!: AlertComparison;
 
   @ApiProperty({ minimum: 0, maximum: 1e9 })

@@ -16,7 +16,6 @@ import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '../../domain/webhook-even
 
 /** https only; hosts without a dot (intranet names) pass here and meet the SSRF guard when sent. */
 export const HTTPS_URL = { protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true };
-const TYPES = WEBHOOK_EVENT_TYPES as unknown as string[];
 const TYPES_MESSAGE = `event_types must be a non-empty list of distinct event types (${WEBHOOK_EVENT_TYPES.join(', ')}), or null for all`;
 
 export class CreateWebhookEndpointRequestDto {
@@ -46,9 +45,9 @@ export class CreateWebhookEndpointRequestDto {
   @IsOptional()
   @IsArray({ message: TYPES_MESSAGE })
   @ArrayMinSize(1, { message: TYPES_MESSAGE })
-  @ArrayMaxSize(TYPES.length, { message: TYPES_MESSAGE })
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length, { message: TYPES_MESSAGE })
   @ArrayUnique({ message: TYPES_MESSAGE })
-  @IsIn(TYPES, { each: true, message: TYPES_MESSAGE })
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
   event_types?: WebhookEventType[] | null;
 
   @ApiPropertyOptional({ default: true })
@@ -76,9 +75,9 @@ export class UpdateWebhookEndpointRequestDto {
   @IsOptional()
   @IsArray({ message: TYPES_MESSAGE })
   @ArrayMinSize(1, { message: TYPES_MESSAGE })
-  @ArrayMaxSize(TYPES.length, { message: TYPES_MESSAGE })
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length, { message: TYPES_MESSAGE })
   @ArrayUnique({ message: TYPES_MESSAGE })
-  @IsIn(TYPES, { each: true, message: TYPES_MESSAGE })
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
   event_types?: WebhookEventType[] | null;
 
   @ApiPropertyOptional()

@@ -1,5 +1,6 @@
 import { Decider } from '../../../shared/decider';
 import { DomainError } from '../../../shared/domain-error';
+import { eventGuard } from '../../../shared/event-guard';
 
 export type AccountCommand = {
   type: 'CreateAccount';
@@ -10,6 +11,8 @@ export type AccountEvent = {
   type: 'AccountCreated';
   data: { account_id: string; name: string; created_at: string };
 };
+
+export const isAccountEvent = eventGuard<AccountEvent>({ AccountCreated: true });
 
 export type AccountState = { status: 'none' } | { status: 'open'; accountId: string; name: string };
 

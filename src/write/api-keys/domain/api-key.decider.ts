@@ -1,5 +1,6 @@
 import { Decider } from '../../../shared/decider';
 import { DomainError } from '../../../shared/domain-error';
+import { eventGuard } from '../../../shared/event-guard';
 import { Environment, Scope } from '../../../shared/api-key-scopes';
 
 export type ApiKeyCommand =
@@ -43,6 +44,8 @@ export type ApiKeyRevoked = {
 };
 
 export type ApiKeyEvent = ApiKeyIssued | ApiKeyRevoked;
+
+export const isApiKeyEvent = eventGuard<ApiKeyEvent>({ ApiKeyIssued: true, ApiKeyRevoked: true });
 
 export type ApiKeyState =
   { status: 'none' } | { status: 'active' | 'revoked'; keyId: string; accountId: string | null; keyHash: string };

@@ -33,7 +33,7 @@ export class IssueApiKeyRequestDto {
   @IsArray({ message: 'scopes must be an array of full, read, ingest, admin' })
   @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
   @ArrayMaxSize(4, { message: 'scopes has at most 4 entries' })
-  @IsIn(SCOPES as unknown as string[], { each: true, message: 'scopes entries must be full, read, ingest or admin' })
+  @IsIn(SCOPES, { each: true, message: 'scopes entries must be full, read, ingest or admin' })
   scopes!: Scope[];
 
   @ApiPropertyOptional({ format: 'date-time', description: 'After this instant the key fails authentication' })
@@ -41,5 +41,3 @@ export class IssueApiKeyRequestDto {
   @IsISO8601({ strict: true, strictSeparator: true }, { message: 'expires_at must be an ISO 8601 instant' })
   expires_at?: string;
 }
-
-

@@ -1,4 +1,5 @@
 import { EncryptedSecret } from '../../../shared/encrypted-secret';
+import { eventGuard } from '../../../shared/event-guard';
 import { Provider, ProviderWiring, TrunkSettings } from './trunk.types';
 
 export type TrunkCreated = {
@@ -46,3 +47,10 @@ export type TrunkDeleted = {
 };
 
 export type TrunkEvent = TrunkCreated | TrunkUpdated | SipPasswordRotated | TrunkDeleted;
+
+export const isTrunkEvent = eventGuard<TrunkEvent>({
+  TrunkCreated: true,
+  TrunkUpdated: true,
+  SipPasswordRotated: true,
+  TrunkDeleted: true,
+});

@@ -26,7 +26,7 @@ export class CreateTrunkRequestDto {
   name!: string;
 
   @ApiProperty({ enum: PROVIDERS })
-  @IsIn(PROVIDERS as unknown as string[], { message: 'ai_provider must be openai, elevenlabs or custom' })
+  @IsIn(PROVIDERS, { message: 'ai_provider must be openai, elevenlabs or custom' })
   ai_provider!: Provider;
 
   @ApiProperty({
