@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { createServer as createPlainServer, Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { AdminBootstrap } from './platform/auth/admin-bootstrap';
+import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
 import { RequestGate } from './platform/auth/request-gate';
 import { restoringOnSend } from './platform/http/restoring.hook';
 import { ReadModels } from './projections/read-models.service';
@@ -37,7 +38,7 @@ export interface RunningApp {
   /** e.g. https://localhost:8443/v1 */
   baseUrl: string;
   tls: TlsMaterial | null;
-  /** The admin key generated on a first start without ADMIN_API_KEY; printed once. */
+  /** The admin key issued on a first start without ADMIN_API_KEY, once listening; printed once. */
   generatedAdminKey: string | null;
   /** Graceful: stop accepting, finish in-flight requests, stop projections, close stores. */
   close(): Promise<void>;
@@ -51,12 +52,15 @@ export interface CreateAppOptions {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
   const logger = createRootLogger(config.logLevel, options.logStream);
   const tls = config.tls.mode === 'native' ? await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }) : null;
-  let server: Server | null = null;
+  // Set by the factory during app.init(). Declared without an initialiser: TypeScript does not see
+  // a callback's assignment and would narrow `= null` to null for good.
+  let tlsServer: HttpsServer | undefined;
+  let plainServer: Server | undefined;
   const adapter = new FastifyAdapter({
-    serverFactory: (handler: RequestHandler) => {
-      server = tls ? createTlsServer(tls, handler, config) : createPlainServer(slowClientOptions(config), handler);
-      return server;
-    },
+    serverFactory: (handler: RequestHandler) =>
+      tls
+        ? (tlsServer = createTlsServer(tls, handler, config))
+        : (plainServer = createPlainServer(slowClientOptions(config), handler)),
     bodyLimit: MAX_INGEST_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -84,36 +88,44 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   await fastify.ready();
   app.get(OpenApiDocument).document = buildOpenApiDocument(app);
 
-  const front = tls ? new FrontDoor(server as unknown as import('node:https').Server, config.headersTimeoutMs) : null;
-  const port = front
-    ? await front.listen(config.port, config.host)
-    : await listenPlain(server as unknown as Server, config);
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return {
-    app,
-    port,
-    baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`,
-    tls,
-    generatedAdminKey: app.get(AdminBootstrap).generatedKey,
-    close: async () => {
-      if (front) {
-        await front.close();
-      } else {
-        const plain = server as unknown as Server;
-        const closed = new Promise<void>((resolve) => plain.close(() => resolve()));
-        plain.closeIdleConnections();
-        await closed;
-      }
-      await app.close();
-    },
+  const front = tlsServer ? new FrontDoor(tlsServer, config.headersTimeoutMs) : null;
+  const plain = plainServer;
+  const close = async () => {
+    if (front) {
+      await front.close();
+    } else if (plain) {
+      const closed = new Promise<void>((resolve) => plain.close(() => resolve()));
+      plain.closeIdleConnections();
+      await closed;
+    }
+    await app.close();
   };
+  let port: number;
+  let generatedAdminKey: string | null;
+  try {
+    if (front) port = await front.listen(config.port, config.host);
+    else if (plain) port = await listenPlain(plain, config);
+    else throw new Error('Fastify did not create its HTTP server');
+    // Only now: a start that cannot listen must not issue an admin key nobody is shown.
+    generatedAdminKey = await app.get(AdminBootstrap).issueOnFirstStart();
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return { app, port, baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`, tls, generatedAdminKey, close };
 }
 
 function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication, config: AppConfig): void {
   const routes = app.get(RouteTable);
   fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
   const isIngest = (path: string) => path.startsWith('/v1/ingest/');
-  registerJsonParser(fastify, { defaultBytes: config.bodyLimitBytes, largeBytes: MAX_INGEST_BYTES, isLarge: isIngest });
+  registerJsonParser(fastify, {
+    defaultBytes: config.bodyLimitBytes,
+    largeBytes: MAX_INGEST_BYTES,
+    isLarge: isIngest,
+    alsoAccepts: (path) => (isIngest(path) ? ['application/x-ndjson'] : []),
+  });
   registerNdjsonParser(fastify);
   if (config.tls.mode === 'proxy') {
     // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.

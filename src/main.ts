@@ -1,8 +1,11 @@
-import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './platform/config/app-config';
+import { createApp, RunningApp } from './app.factory';
+import { AppConfig, ConfigError, loadConfig } from './platform/config/app-config';
+import { lockDataDir } from './platform/startup/data-dir.lock';
+import { checkPortFree, listenProblem } from './platform/startup/port-check';
+import { StartupError } from './platform/startup/startup-error';
 
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
@@ -12,7 +15,26 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const running = await createApp(config);
+  let running: RunningApp;
+  try {
+    // Both before any store is opened: a second instance or a busy port touches nothing.
+    lockDataDir(config.dataDir, 'server', 'stop it first, or give this instance its own DATA_DIR');
+    await checkPortFree(config.host, config.port);
+    running = await createApp(config);
+  } catch (error) {
+    const problem = error instanceof StartupError ? error : listenProblem(error, config.host, config.port);
+    process.stderr.write(
+      `trunkline: ${problem?.message ?? `start-up failed: ${error instanceof Error ? error.message : String(error)}`}\n`,
+    );
+    // Unexpected failures keep their stack for whoever asked for detail.
+    if (!problem && ['debug', 'trace'].includes(config.logLevel)) process.stderr.write(`${(error as Error).stack}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`${banner(config, running).join('\n')}\n`);
+  handleSignals(running);
+}
+
+function banner(config: AppConfig, running: RunningApp): string[] {
   const lines = [`Trunkline is listening on ${running.baseUrl}`];
   if (running.tls?.selfSigned)
     lines.push(`  TLS: self-signed certificate ${running.tls.certPath} (curl --cacert it, or -k)`);
@@ -23,11 +45,14 @@ async function main(): Promise<void> {
       '',
       '  Admin API key (shown once, keep it safe; only its hash is stored):',
       `    ${running.generatedAdminKey}`,
+      '  (lost it? stop the service and run: npm run admin:key -- --reset)',
       '',
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return lines;
+}
 
+function handleSignals(running: RunningApp): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

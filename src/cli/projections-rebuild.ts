@@ -1,21 +1,22 @@
-import { createEventStore } from '../infrastructure/event-store/event-store.factory';
 import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-model-store';
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
-import { loadConfig, readModelNamespace } from '../platform/config/app-config';
+import { readModelNamespace } from '../platform/config/app-config';
 import { ProjectionRunner, rebuildTogether } from '../projections/projection-runner';
 import { webhookProjections } from '../webhooks/projections/webhook-read-models.service';
 import { buildReadModelProjections } from '../projections/read-models.service';
 import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
 import { loadMasterKey } from '../infrastructure/secrets/master-key';
-import { SecretBox } from '../infrastructure/secrets/secret-box';
+import { AesGcmSecretBox } from '../infrastructure/secrets/secret-box';
+import { cliConfig, openEventStore, runCli } from './cli-support';
 
 /**
  * `npm run projections:rebuild`: drops the Redis read models and replays every event into them.
- * Run it with the service stopped (or accept that reads are empty until it finishes). In-memory
+ * Run it with the service stopped (or accept that reads are empty until it finishes); with the
+ * embedded event store it refuses to run beside the server (data-directory lock). In-memory
  * read models need no rebuild: they are rebuilt at every start.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = cliConfig('projections:rebuild', 'stop the server first');
   if (!config.redisUrl) {
     process.stdout.write(
       'REDIS_URL is not set: the read models live in memory and are rebuilt at every start. Nothing to do.\n',
@@ -24,18 +25,14 @@ async function main(): Promise<void> {
   }
   const redis = createRedisClient(config.redisUrl, { connectionName: 'trunkline-rebuild' });
   await waitForReady(redis, 10_000);
-  const events = await createEventStore({
-    url: config.eventStoreUrl ?? undefined,
-    dataDir: config.dataDir,
-    schema: config.eventStoreSchema,
-  });
+  const events = await openEventStore(config);
   const store = new RedisReadModelStore(redis, readModelNamespace(config));
   const masterKey = await loadMasterKey({
     masterKey: config.masterKey,
     dataDir: config.dataDir,
     embedded: !config.eventStoreUrl,
   });
-  const secrets = new SecretBox(masterKey, await createKeyVault(events));
+  const secrets = new AesGcmSecretBox(masterKey, await createKeyVault(events));
   // Every runner writing into the read-model store, rebuilt together: the clear is store-wide.
   const runners = [
     new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events),
@@ -60,7 +57,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`projections:rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runCli('projections:rebuild', main);

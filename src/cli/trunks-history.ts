@@ -1,13 +1,13 @@
-import { createEventStore } from '../infrastructure/event-store/event-store.factory';
-import { loadConfig } from '../platform/config/app-config';
-import { redact } from '../read/trunk-history/trunk-history.queries';
+import { detailOfState, historyEventOf } from '../read/trunk-history/trunk-history.queries';
 import { fold } from '../shared/decider';
 import { trunkDecider, trunkStream } from '../write/trunks/domain/trunk.decider';
-import { TrunkEvent } from '../write/trunks/domain/trunk.events';
+import { isTrunkEvent } from '../write/trunks/domain/trunk.events';
+import { cliConfig, openEventStore, runCli } from './cli-support';
 
 /**
  * `npm run trunks:history -- <trunk_id>`: an auditor's replay of one trunk straight from the event
- * store: every event (secrets redacted) with who acted and when, then the state they fold into.
+ * store, in the API's shapes: every event as `GET /v1/trunks/{id}/events` shows it (who acted,
+ * when, secrets redacted), then the state they fold into as `GET /v1/trunks/{id}` shows it.
  */
 async function main(): Promise<void> {
   const trunkId = process.argv[2];
@@ -15,12 +15,11 @@ async function main(): Promise<void> {
     process.stderr.write('usage: npm run trunks:history -- <trunk_id>   (conn_…)\n');
     process.exit(2);
   }
-  const config = loadConfig();
-  const events = await createEventStore({
-    url: config.eventStoreUrl ?? undefined,
-    dataDir: config.dataDir,
-    schema: config.eventStoreSchema,
-  });
+  const config = cliConfig(
+    'trunks:history',
+    `stop the server first, or ask the server: GET /v1/trunks/${trunkId}/events`,
+  );
+  const events = await openEventStore(config);
   try {
     const history = await events.readStream(trunkStream(trunkId));
     if (history.length === 0) {
@@ -28,20 +27,15 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    for (const event of history) {
-      const who = `actor=${String(event.metadata.actor ?? '-')} request=${String(event.metadata.correlation_id ?? '-')}`;
-      process.stdout.write(
-        `#${event.revision} ${event.recordedAt.toISOString()} ${event.type} ${who}\n  ${JSON.stringify(redact(event.data))}\n`,
-      );
-    }
-    const state = fold(trunkDecider, history as unknown as TrunkEvent[]);
-    process.stdout.write(`\nresulting state:\n${JSON.stringify(redact(state), null, 2)}\n`);
+    process.stdout.write('events (as GET /v1/trunks/{id}/events shows them):\n');
+    for (const event of history) process.stdout.write(`${JSON.stringify(historyEventOf(event))}\n`);
+    const state = fold(trunkDecider, history.filter(isTrunkEvent));
+    if (state.status === 'none') return;
+    const detail = detailOfState(state, config.sipDomain);
+    process.stdout.write(`\nresulting state (as GET /v1/trunks/{id} shows it):\n${JSON.stringify(detail, null, 2)}\n`);
   } finally {
     await events.close();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`trunks:history failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runCli('trunks:history', main);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp } from '../support/test-app';
@@ -18,6 +19,24 @@ describe('admin key bootstrap', () => {
       expect((await second.admin.get('/v1/accounts')).status).toBe(200);
       await second.stop();
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('issues no admin key when the start cannot listen: the next start issues and shows one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-boot-'));
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((busy.address() as AddressInfo).port);
+      await expect(startTestApp({ PORT: port }, { dataDir })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+
+      const second = await startTestApp({}, { dataDir });
+      expect(second.running.generatedAdminKey).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
+      expect((await second.admin.get('/v1/accounts')).status).toBe(200);
+      await second.stop();
+    } finally {
+      busy.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,7 @@
 import { expectError } from '../support/http-client';
 import { rawTls } from '../support/raw-socket';
-import { startTestApp, TestApp } from '../support/test-app';
+import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
+import { customBody } from '../support/trunk-requests';
 
 /** Bad input of every kind gets a 4xx in the envelope, never a 5xx (embedded stores). */
 describe('error envelope for bad input', () => {
@@ -89,6 +90,42 @@ describe('error envelope for bad input', () => {
       415,
       'unsupported_media_type',
     );
+  });
+
+  it('answers a JSON body sent as text/plain with 415, not as a missing field', async () => {
+    const { client } = await provisionAccountDirect(app);
+    const response = await client.call('POST', '/v1/trunks', {
+      rawBody: JSON.stringify(customBody()),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectError(response, 415, 'unsupported_media_type');
+    expect(response.body.error.message).toBe('Content-Type text/plain is not accepted here: send application/json');
+  });
+
+  it('answers a body without a Content-Type with 415', async () => {
+    const response = await app.admin.call('POST', '/v1/accounts', { rawBody: '{"name":"A"}' });
+    expectError(response, 415, 'unsupported_media_type');
+    expect(response.body.error.message).toMatch(/needs a Content-Type: send application\/json/);
+  });
+
+  it('answers NDJSON on a route that takes JSON with 415; the ingestion route names both types', async () => {
+    const ndjson = { rawBody: '{"name":"A"}\n', headers: { 'content-type': 'application/x-ndjson' } };
+    expectError(await app.admin.call('POST', '/v1/accounts', ndjson), 415, 'unsupported_media_type');
+    const { client } = await provisionAccountDirect(app, ['ingest']);
+    const plain = await client.call('POST', '/v1/ingest/calls', {
+      ...ndjson,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectError(plain, 415, 'unsupported_media_type');
+    expect(plain.body.error.message).toMatch(/send application\/json or application\/x-ndjson/);
+  });
+
+  it('takes a declared Content-Type with an empty body as no body, like an empty JSON body', async () => {
+    const empty = (type: string) =>
+      app.admin.call('POST', '/v1/accounts', { rawBody: '', headers: { 'content-type': type } });
+    const [plain, json] = await Promise.all([empty('text/plain;charset=UTF-8'), empty('application/json')]);
+    expectError(plain, 400, 'missing_required_field');
+    expect(plain.body).toEqual(json.body);
   });
 
   it('answers a bad query parameter with 400 invalid_params', async () => {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { ApiClient } from './http-client';
+import type { ServiceProcess } from './service-process';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -35,4 +37,20 @@ export function runToExit(
       resolve({ code, stdout, stderr });
     }),
   );
+}
+
+/** SIGTERM, as an operator stops it; resolves with the exit code (0 after a graceful stop). */
+export async function stopService(service: ServiceProcess): Promise<number | null> {
+  service.child.kill('SIGTERM');
+  return service.exited;
+}
+
+/** The status of an admin request to a service process, with its printed key or another one. */
+export async function adminStatus(service: ServiceProcess, key = service.adminKey): Promise<number> {
+  const client = new ApiClient(service.origin, service.ca, key);
+  try {
+    return (await client.get('/v1/accounts')).status;
+  } finally {
+    await client.close();
+  }
 }

@@ -6,6 +6,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Deeper bodies are refused: DTO transformation recurses per level and would exhaust the stack. */
 export const MAX_JSON_DEPTH = 32;
 /** What PostgreSQL cannot store in text or jsonb (events would fail as if the store were down). */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 type BodyDefect = { kind: 'too_deep' } | { kind: 'unstorable'; param: string };
@@ -35,23 +36,68 @@ function jsonProblem(error: unknown): string {
   return /end of JSON input/.test(error.message) ? 'unexpected end of input' : 'unexpected token';
 }
 
+export interface BodyOptions {
+  defaultBytes: number;
+  largeBytes: number;
+  isLarge: (path: string) => boolean;
+  /** Media types a route takes besides application/json (the ingestion route's NDJSON). */
+  alsoAccepts: (path: string) => readonly string[];
+}
+
+/** As Fastify judges it: a body is announced by a non-zero Content-Length or a Transfer-Encoding. */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The media type in lower case, without parameters; '' when there is no Content-Type. */
+function mediaTypeOf(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]{1,64}\/[a-z0-9!#$&^_.+-]{1,64}$/;
+
+function unsupportedMediaType(request: FastifyRequest, accepted: readonly string[]): DomainError {
+  const type = mediaTypeOf(request);
+  // The type is echoed only when it looks like one: a header is client input.
+  const what =
+    type === ''
+      ? 'A request body needs a Content-Type'
+      : MEDIA_TYPE.test(type)
+        ? `Content-Type ${type} is not accepted here`
+        : 'Unsupported Content-Type';
+  return new DomainError('unsupported_media_type', `${what}: send ${accepted.join(' or ')}`);
+}
+
 /**
  * JSON bodies: strict UTF-8 (invalid bytes are a 400, not silently replaced), prototype
- * poisoning refused, an empty body treated as absent.
+ * poisoning refused, an empty body treated as absent. A body of any other media type (or of
+ * none) is 415 before a byte of it is read, except the types a route also takes; a declared
+ * type with an empty body is no body (fetch() labels an empty string text/plain).
  */
-export function registerJsonParser(
-  fastify: FastifyInstance,
-  limits: { defaultBytes: number; largeBytes: number; isLarge: (path: string) => boolean },
-): void {
-  // Refuse an announced oversized body before reading a byte of it.
+export function registerJsonParser(fastify: FastifyInstance, limits: BodyOptions): void {
+  const limitOf = (request: FastifyRequest) =>
+    limits.isLarge(request.routeOptions.url ?? '') ? limits.largeBytes : limits.defaultBytes;
+  const acceptedBy = (request: FastifyRequest) => [
+    'application/json',
+    ...limits.alsoAccepts(request.routeOptions.url ?? ''),
+  ];
   fastify.addHook('preParsing', async (request: FastifyRequest) => {
+    if (request.is404 || !hasBody(request)) return;
+    const accepted = acceptedBy(request);
+    if (!accepted.includes(mediaTypeOf(request))) throw unsupportedMediaType(request, accepted);
+    // Refuse an announced oversized body before reading a byte of it.
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > limitOf(request))
       throw new DomainError('payload_too_large', `Request body is larger than ${limitOf(request)} bytes`);
   });
-  const limitOf = (request: FastifyRequest) =>
-    limits.isLarge(request.routeOptions.url ?? '') ? limits.largeBytes : limits.defaultBytes;
-  fastify.removeContentTypeParser('application/json');
+  // Fastify's own text/plain parser would hand a JSON-looking body to validation as a string.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limits.defaultBytes }, (request, body, done) =>
+    (body as Buffer).length === 0 || request.is404
+      ? done(null, undefined)
+      : done(unsupportedMediaType(request, acceptedBy(request)), undefined),
+  );
   fastify.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer', bodyLimit: limits.largeBytes },

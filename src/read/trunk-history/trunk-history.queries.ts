@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../infrastructure/event-store/event-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { READ_SETTINGS, ReadSettings } from '../read.settings';
 import { fold } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
 import { isEncryptedSecret } from '../../shared/encrypted-secret';
@@ -65,7 +65,7 @@ export function historyEventOf(e: StoredEvent): TrunkHistoryEventDto {
 export class GetTrunkAsOfHandler implements IQueryHandler<GetTrunkAsOf, TrunkDetailDto> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_SETTINGS) private readonly settings: ReadSettings,
   ) {}
 
   async execute({ accountId, trunkId, asOf }: GetTrunkAsOf): Promise<TrunkDetailDto> {
@@ -74,7 +74,7 @@ export class GetTrunkAsOfHandler implements IQueryHandler<GetTrunkAsOf, TrunkDet
     const state = fold(trunkDecider, until);
     if (state.status === 'none' || state.status === 'deleted')
       throw new DomainError('not_found', `Trunk ${trunkId} did not exist at ${asOf.toISOString()}`);
-    return detailOfState(state, this.config.sipDomain);
+    return detailOfState(state, this.settings.sipDomain);
   }
 }
 
