@@ -5,10 +5,23 @@ import type { Logger } from 'pino';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { ClusterModule } from './infrastructure/cluster/cluster.module';
 import { CLUSTER, ClusterServices } from './infrastructure/cluster/cluster.port';
-import { AdminBootstrap } from './platform/auth/admin-bootstrap';
+import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
-import { clusterSettings, infrastructureSettings, rateLimitSettings } from './app.settings';
+import {
+  authSettings,
+  clusterSettings,
+  infrastructureSettings,
+  projectionSettings,
+  rateLimitSettings,
+  readSettings,
+  webhookSettings,
+  writeSettings,
+} from './app.settings';
+import { AUTH_SETTINGS } from './platform/auth/auth.settings';
+import { PROJECTION_SETTINGS } from './projections/projection.settings';
+import { READ_SETTINGS } from './read/read.settings';
+import { WRITE_SETTINGS } from './write/write.settings';
 import { RequestGate } from './platform/auth/request-gate';
 import { APP_CONFIG, AppConfig } from './platform/config/app-config';
 import { HealthController } from './platform/health/health.controller';
@@ -68,8 +81,13 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: CLOCK, useValue: systemClock },
         { provide: AppLogger, useValue: new AppLogger(options.logger) },
+        // Each role's slice of the configuration; modules of their own get theirs in forRoot.
+        { provide: WRITE_SETTINGS, useValue: writeSettings(config) },
+        { provide: READ_SETTINGS, useValue: readSettings(config) },
+        { provide: PROJECTION_SETTINGS, useValue: projectionSettings(config) },
+        { provide: AUTH_SETTINGS, useValue: authSettings(config) },
       ],
-      exports: [APP_CONFIG, CLOCK, AppLogger],
+      exports: [APP_CONFIG, CLOCK, AppLogger, WRITE_SETTINGS, READ_SETTINGS, PROJECTION_SETTINGS, AUTH_SETTINGS],
     };
     const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);
     return {
@@ -80,7 +98,7 @@ export class AppModule {
         infrastructure,
         ClusterModule.forRoot(clusterSettings(config), options.logger),
         RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure),
-        WebhooksModule,
+        WebhooksModule.forRoot(webhookSettings(config)),
       ],
       controllers: [
         HealthController,

@@ -1,6 +1,11 @@
 import type { ClusterSettings, InfrastructureSettings } from './infrastructure/infrastructure.settings';
 import { AppConfig, readModelNamespace } from './platform/config/app-config';
+import type { AuthSettings } from './platform/auth/auth.settings';
+import type { ProjectionSettings } from './projections/projection.settings';
 import type { RateLimitSettings } from './rate-limiting/rate-limiting.module';
+import type { ReadSettings } from './read/read.settings';
+import type { WebhookSettings } from './webhooks/webhooks.settings';
+import type { WriteSettings } from './write/write.settings';
 
 /*
  * The composition root cuts the configuration, validated once at start (loadConfig), into the
@@ -36,5 +41,40 @@ export function rateLimitSettings(config: AppConfig): RateLimitSettings {
     perMinute: config.rateLimitPerMinute,
     namespace: config.redisNamespace,
     readModelNamespace: readModelNamespace(config),
+  };
+}
+
+export function writeSettings(config: AppConfig): WriteSettings {
+  return { sipDomain: config.sipDomain, appEnv: config.appEnv };
+}
+
+export function readSettings(config: AppConfig): ReadSettings {
+  return { sipDomain: config.sipDomain };
+}
+
+export function projectionSettings(config: AppConfig): ProjectionSettings {
+  return {
+    sipDomain: config.sipDomain,
+    readModelNamespace: readModelNamespace(config),
+    consistencyTimeoutMs: config.consistencyTimeoutMs,
+  };
+}
+
+export function authSettings(config: AppConfig): AuthSettings {
+  return { adminApiKey: config.adminApiKey, appEnv: config.appEnv };
+}
+
+export function webhookSettings(config: AppConfig): WebhookSettings {
+  return {
+    allowPrivate: config.webhookAllowPrivate,
+    timeoutMs: config.webhookTimeoutMs,
+    retryScheduleMs: config.webhookRetryScheduleMs,
+    pollIntervalMs: config.webhookPollIntervalMs,
+    concurrency: config.webhookConcurrency,
+    caFile: config.webhookCaFile,
+    deliveryRetentionMs: config.webhookDeliveryRetentionMs,
+    retentionSweepMs: config.webhookRetentionSweepMs,
+    alertEvaluationIntervalMs: config.alertEvaluationIntervalMs,
+    consistencyTimeoutMs: config.consistencyTimeoutMs,
   };
 }

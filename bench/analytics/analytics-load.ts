@@ -70,9 +70,7 @@ export async function loadCalls(
   let lastReport = started;
   for (let rows = batches.next(); rows.length > 0; rows = batches.next()) {
     if (inFlight) await inFlight;
-    inFlight = clickhouse
-      .insert('call_records', rows)
-      .then(() => void (inserted += rows.length));
+    inFlight = clickhouse.insert('call_records', rows).then(() => void (inserted += rows.length));
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
       progress(

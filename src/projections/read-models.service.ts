@@ -9,7 +9,7 @@ import {
   GlobalPosition,
 } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig, readModelNamespace } from '../platform/config/app-config';
+import { PROJECTION_SETTINGS, ProjectionSettings } from './projection.settings';
 import { accountsProjection } from './accounts/accounts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
 import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
@@ -54,13 +54,13 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     @Inject(SECRET_BOX) secrets: SecretBox,
     @Inject(CLICKHOUSE) clickhouse: ClickHouseExecutor,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROJECTION_SETTINGS) private readonly settings: ProjectionSettings,
     @Inject(CLUSTER) cluster: ClusterServices | null,
     logging: AppLogger,
   ) {
     this.logger = logging.for('projections');
-    const projections = buildReadModelProjections(secrets, config.sipDomain);
-    const readModels = readModelRunner(cluster, READ_MODELS, projections, store, readModelNamespace(config), events);
+    const projections = buildReadModelProjections(secrets, settings.sipDomain);
+    const readModels = readModelRunner(cluster, READ_MODELS, projections, store, settings.readModelNamespace, events);
     this.runner = readModels.runner;
     this.shared = readModels.shared;
     this.starters = [() => readModels.start()];
@@ -93,15 +93,19 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
    * Read-your-writes: a 2xx write returns once its events are in the read models. Past the
    * bound the write still succeeds (it is durable); the delay is logged.
    */
-  async waitFor(position: GlobalPosition | null, events: readonly { type: string; data: unknown }[] = []): Promise<void> {
+  async waitFor(
+    position: GlobalPosition | null,
+    events: readonly { type: string; data: unknown }[] = [],
+  ): Promise<void> {
     if (position === null) return;
-    const timeout = this.config.consistencyTimeoutMs;
+    const timeout = this.settings.consistencyTimeoutMs;
     // Analytics only need to wait when the trunk dimension itself changes (names, deletion).
     const waits = [(this.shared ?? this.runner).waitFor(position, timeout)];
     if (events.some(changesDimension))
       waits.push((this.sharedDimension ?? this.trunkDimension).waitFor(position, timeout));
     const reached = (await Promise.all(waits)).every(Boolean);
-    if (!reached) this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'read models lag behind a write');
+    if (!reached)
+      this.logger.warn({ timeout_ms: this.settings.consistencyTimeoutMs }, 'read models lag behind a write');
   }
 
   /**

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { CALL_BATCH_LISTENER } from '../ingestion/call-batch-listener.port';
-import { APP_CONFIG, AppConfig } from '../platform/config/app-config';
 import { WebhookReadModels } from './projections/webhook-read-models.service';
 import { AlertRulesReadController, WebhookEndpointsReadController } from './http/webhooks-read.controller';
 import {
@@ -20,6 +19,7 @@ import { WebhookEndpointsWriteController } from './http/webhook-endpoints.contro
 import { WebhookEndpointSupport } from './http/webhook-endpoint-support';
 import { GetWebhookDeliveryHandler } from './read/webhook-delivery.query';
 import { RecordCallsCompletedHandler } from './write/record-calls-completed.handler';
+import { WEBHOOK_SETTINGS, WebhookSettings } from './webhooks.settings';
 import {
   CreateWebhookEndpointHandler,
   DeleteWebhookEndpointHandler,
@@ -55,12 +55,12 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './delivery/we
     { provide: CALL_BATCH_LISTENER, useExisting: CallCompletedRecorder },
     {
       provide: WEBHOOK_SENDER,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): WebhookSender =>
+      inject: [WEBHOOK_SETTINGS],
+      useFactory: (settings: WebhookSettings): WebhookSender =>
         new HttpsWebhookSender({
-          timeoutMs: config.webhookTimeoutMs,
-          allowPrivate: config.webhookAllowPrivate,
-          ca: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null,
+          timeoutMs: settings.timeoutMs,
+          allowPrivate: settings.allowPrivate,
+          ca: settings.caFile ? readFileSync(settings.caFile, 'utf8') : null,
         }),
     },
     WebhookDeliveryWorker,
@@ -84,4 +84,8 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './delivery/we
   ],
   exports: [CALL_BATCH_LISTENER, WebhookReadModels],
 })
-export class WebhooksModule {}
+export class WebhooksModule {
+  static forRoot(settings: WebhookSettings): DynamicModule {
+    return { module: WebhooksModule, providers: [{ provide: WEBHOOK_SETTINGS, useValue: settings }] };
+  }
+}

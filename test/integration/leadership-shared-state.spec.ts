@@ -9,7 +9,7 @@ import { RedisMutex } from '../../src/infrastructure/cluster/redis.mutex';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import type { EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { createKeyVault } from '../../src/infrastructure/secrets/key-vault.factory';
-import { AesGcmSecretBox, SecretBox, SecretDestroyedError } from '../../src/infrastructure/secrets/secret-box';
+import { AesGcmSecretBox, SecretDestroyedError } from '../../src/infrastructure/secrets/secret-box';
 import { shareDestroys } from '../../src/infrastructure/secrets/secret-destroy.broadcast';
 import type { EnrichedCallRecord } from '../../src/ingestion/call-record.row';
 import { CallRecordWriter } from '../../src/ingestion/call-record.writer';

@@ -8,6 +8,7 @@ import { createEventStore } from '../../src/infrastructure/event-store/event-sto
 import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { RecordCallsCompletedHandler } from '../../src/webhooks/write/record-calls-completed.handler';
 import { MemoryReadModelStore } from '../../src/infrastructure/read-model/memory.read-model-store';
+import { projectionSettings, webhookSettings } from '../../src/app.settings';
 import { loadConfig } from '../../src/platform/config/app-config';
 import { AppLogger, createRootLogger } from '../../src/platform/logging/logging';
 import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-models.service';
@@ -83,8 +84,9 @@ describe('call.completed right after a start', () => {
   const setUp = (consistencyTimeoutMs: number) => {
     const config = { ...loadConfig({ DATA_DIR: dir }), consistencyTimeoutMs };
     const store = new MemoryReadModelStore();
-    const readModels = new WebhookReadModels(events, store, config, null, logging);
-    return { readModels, recorder: new CallCompletedRecorder(store, commands, readModels, config, logging) };
+    const readModels = new WebhookReadModels(events, store, projectionSettings(config), null, logging);
+    const recorder = new CallCompletedRecorder(store, commands, readModels, webhookSettings(config), logging);
+    return { readModels, recorder };
   };
   const callEvents = async (accountId: string) =>
     (await events.readAll({ after: null, maxCount: 1000 })).filter(

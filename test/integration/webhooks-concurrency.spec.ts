@@ -10,14 +10,8 @@ import { webhookKeys } from '../../src/webhooks/projections/webhook-views';
 import { DomainError } from '../../src/shared/domain-error';
 import { CommandRunner } from '../../src/write/command-runner';
 import { alertRuleDecider, alertRuleStream } from '../../src/webhooks/domain/alert-rule.decider';
-import {
-  webhookDeliveryDecider,
-  webhookDeliveryStream,
-} from '../../src/webhooks/domain/webhook-delivery.decider';
-import {
-  webhookEndpointDecider,
-  webhookEndpointStream,
-} from '../../src/webhooks/domain/webhook-endpoint.decider';
+import { webhookDeliveryDecider, webhookDeliveryStream } from '../../src/webhooks/domain/webhook-delivery.decider';
+import { webhookEndpointDecider, webhookEndpointStream } from '../../src/webhooks/domain/webhook-endpoint.decider';
 import { useIsolatedSchema } from '../support/postgres';
 
 const { url, schema } = useIsolatedSchema('webhooks_it');

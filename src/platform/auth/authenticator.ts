@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RateLimitDecision } from '../../rate-limiting/rate-limiter.port';
 import { ReadAhead, ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import { DomainError } from '../../shared/domain-error';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AUTH_SETTINGS, AuthSettings } from './auth.settings';
 import { environmentOfKey, hashApiKey } from './api-key';
 import { CREDENTIAL_GATE, CredentialGate } from '../../rate-limiting/credential-gate';
 import { Principal } from './principal';
@@ -28,12 +28,12 @@ export class Authenticator {
   private readonly adminHash: Buffer | null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
     @Inject(CREDENTIAL_GATE) private readonly gate: CredentialGate,
     private readonly readModels: ReadModels,
     private readonly lookup: ApiKeyLookup,
   ) {
-    this.adminHash = config.adminApiKey ? Buffer.from(hashApiKey(config.adminApiKey), 'hex') : null;
+    this.adminHash = settings.adminApiKey ? Buffer.from(hashApiKey(settings.adminApiKey), 'hex') : null;
   }
 
   /** `ahead`: read along with the credential when the key turns out valid (it is dropped otherwise). */
@@ -61,11 +61,11 @@ export class Authenticator {
     const key = match[1];
     const environment = environmentOfKey(key);
     if (!environment) return refuse(new DomainError('unauthorized', 'Invalid API key'));
-    if (environment !== this.config.appEnv) {
+    if (environment !== this.settings.appEnv) {
       return refuse(
         new DomainError(
           'unauthorized',
-          `This is a ${environment} key; this service runs in the ${this.config.appEnv} environment`,
+          `This is a ${environment} key; this service runs in the ${this.settings.appEnv} environment`,
         ),
       );
     }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ReadAheadResult, readString } from '../../infrastructure/read-model/read-ahead';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { READ_SETTINGS, ReadSettings } from '../read.settings';
 import { TrunkView, trunkKeys, trunkViewCodec } from '../../projections/trunks/trunk-view';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
@@ -67,14 +67,14 @@ export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto
 export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> {
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_SETTINGS) private readonly settings: ReadSettings,
   ) {}
 
   async execute({ accountId, trunkId, readAhead }: GetTrunk): Promise<TrunkDetailDto> {
     const raw = await readString(this.store, trunkKeys.trunk(trunkId), readAhead);
     const view = trunkViewCodec.decode(raw);
     if (!view || view.account_id !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
-    return detailOf(view, this.config.sipDomain);
+    return detailOf(view, this.settings.sipDomain);
   }
 }
 

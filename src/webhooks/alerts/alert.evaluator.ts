@@ -8,7 +8,7 @@ import {
   runPeriodicallyWhileLeader,
 } from '../../infrastructure/cluster/leader-lease.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
 import { AlertRuleView, alertRuleViewCodec, webhookKeys } from '../projections/webhook-views';
@@ -61,7 +61,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
     private readonly runner: CommandRunner,
     private readonly readModels: WebhookReadModels,
     @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(CLOCK) private readonly clock: Clock,
     logging: AppLogger,
   ) {
@@ -77,7 +77,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
     this.leadership = runPeriodicallyWhileLeader(
       this.lease,
       'alert-evaluator',
-      this.config.alertEvaluationIntervalMs,
+      this.settings.alertEvaluationIntervalMs,
       () => this.evaluateAll(),
       (error) => this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'),
     );

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { CallBatchListener } from '../../ingestion/call-batch-listener.port';
 import { EnrichedCallRecord } from '../../ingestion/call-record.row';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
 import { webhookKeys } from '../projections/webhook-views';
@@ -35,7 +35,7 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     private readonly commands: CommandBus,
     private readonly readModels: WebhookReadModels,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     logging: AppLogger,
   ) {
     this.logger = logging.for('webhooks');
@@ -77,7 +77,7 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
    * 503 and the gateway sends it again.
    */
   private async becomeCurrent(): Promise<void> {
-    const deadline = Date.now() + this.config.consistencyTimeoutMs;
+    const deadline = Date.now() + this.settings.consistencyTimeoutMs;
     for (;;) {
       const status = await this.readModels.runner.status();
       if (status.caughtUp || (Date.now() >= deadline && status.lagMs < CURRENT_LAG_MS)) {

@@ -8,7 +8,7 @@ import {
 } from '../../infrastructure/cluster/leader-lease.port';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
 import { DeliveryView, deliveryViewCodec, webhookKeys } from '../projections/webhook-views';
@@ -35,7 +35,7 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly readModels: WebhookReadModels,
     @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(CLOCK) private readonly clock: Clock,
     logging: AppLogger,
   ) {
@@ -46,7 +46,7 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
     this.leadership = runPeriodicallyWhileLeader(
       this.lease,
       'webhook-retention',
-      this.config.webhookRetentionSweepMs,
+      this.settings.retentionSweepMs,
       () => this.sweep(),
       (error) => this.logger.warn({ err: { message: error.message } }, 'webhook retention sweep failed'),
     );
@@ -61,7 +61,7 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
   async sweep(): Promise<number> {
     let expired = 0;
     while (!this.stopped) {
-      const cutoff = this.clock.now().getTime() - this.config.webhookDeliveryRetentionMs;
+      const cutoff = this.clock.now().getTime() - this.settings.deliveryRetentionMs;
       // Oldest first: the batch ends at the first delivery still inside the window.
       const page = await this.store.page(webhookKeys.finished, webhookKeys.deliveryPrefix, 0, BATCH, 'asc');
       const due = deliveryViewCodec

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
 import { EVENT_STORE, EventMetadata, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
 import {
@@ -50,7 +50,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     private readonly readModels: WebhookReadModels,
     private readonly secrets: EndpointSecrets,
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CLUSTER) private readonly cluster: ClusterServices | null,
     logging: AppLogger,
@@ -101,12 +101,12 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       this.polling = false;
     }
     // Jitter spreads the polls of several instances over the interval.
-    if (!this.stopped && !this.paused) this.schedule(this.config.webhookPollIntervalMs * (0.5 + Math.random()));
+    if (!this.stopped && !this.paused) this.schedule(this.settings.pollIntervalMs * (0.5 + Math.random()));
   }
 
   /** Starts the due deliveries that fit in the free slots; returns how many it started. */
   async pollOnce(): Promise<number> {
-    const free = this.config.webhookConcurrency - this.inFlight.size;
+    const free = this.settings.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const page = await this.store.page(
       webhookKeys.due,
@@ -170,7 +170,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     const result = await this.sender.send({ url: endpoint.url, headers, body });
     const events = await this.record(delivery, {
       type: 'RecordAttempt',
-      data: { ref, result, at: this.clock.now(), retryScheduleMs: this.config.webhookRetryScheduleMs },
+      data: { ref, result, at: this.clock.now(), retryScheduleMs: this.settings.retryScheduleMs },
     });
     const failed = events?.find((e) => e.type === 'DeliveryFailed');
     if (failed?.type !== 'DeliveryFailed') return;
@@ -196,7 +196,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private async claim(delivery: DeliveryView): Promise<boolean> {
     if (!this.cluster) return true; // one process: inFlight already keeps attempts apart
     const key = `${this.cluster.namespace}webhook:claim:${delivery.id}:${delivery.revision}`;
-    const ttlMs = this.config.webhookTimeoutMs + 30_000;
+    const ttlMs = this.settings.timeoutMs + 30_000;
     return (await this.cluster.redis.set(key, this.claimant, 'PX', ttlMs, 'NX')) === 'OK';
   }
 

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GlobalPosition } from '../../infrastructure/event-store/event-store.port';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { invalidField } from '../../shared/domain-error';
 import { CallCompletedRecorder } from '../calls/call-completed.recorder';
 import { EndpointSecrets } from '../delivery/endpoint-secrets';
@@ -20,7 +20,7 @@ import { GetWebhookEndpoint } from '../read/webhook.queries';
 @Injectable()
 export class WebhookEndpointSupport {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     private readonly queries: QueryBus,
     private readonly readModels: WebhookReadModels,
     private readonly callSubscribers: CallCompletedRecorder,
@@ -32,7 +32,7 @@ export class WebhookEndpointSupport {
    * localhost). Names are resolved, and checked again, on every attempt by the sender's guard.
    */
   checkUrl(url: string | undefined): void {
-    if (url === undefined || this.config.webhookAllowPrivate) return;
+    if (url === undefined || this.settings.allowPrivate) return;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const internal =
       host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isForbiddenAddress(host));

@@ -4,7 +4,7 @@ import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.p
 import { Leadership } from '../../infrastructure/cluster/leader-lease.port';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { APP_CONFIG, AppConfig, readModelNamespace } from '../../platform/config/app-config';
+import { PROJECTION_SETTINGS, ProjectionSettings } from '../../projections/projection.settings';
 import { AppLogger } from '../../platform/logging/logging';
 import { readModelRunner } from '../../projections/led-projection';
 import { ProjectionRunner } from '../../projections/projection-runner';
@@ -36,13 +36,13 @@ export class WebhookReadModels implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
     @Inject(READ_MODEL_STORE) store: ReadModelStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROJECTION_SETTINGS) private readonly settings: ProjectionSettings,
     @Inject(CLUSTER) cluster: ClusterServices | null,
     logging: AppLogger,
   ) {
     this.logger = logging.for('webhook-projections');
     const projections = webhookProjections();
-    const setup = readModelRunner(cluster, NAME, projections, store, readModelNamespace(config), events);
+    const setup = readModelRunner(cluster, NAME, projections, store, settings.readModelNamespace, events);
     this.runner = setup.runner;
     this.shared = setup.shared;
     this.starter = () => setup.start();
@@ -61,9 +61,9 @@ export class WebhookReadModels implements OnApplicationBootstrap, BeforeApplicat
   /** Read-your-writes for the webhook routes, bounded like the other writes. */
   async waitFor(position: GlobalPosition | null): Promise<boolean> {
     if (position === null) return true;
-    const reached = await (this.shared ?? this.runner).waitFor(position, this.config.consistencyTimeoutMs);
+    const reached = await (this.shared ?? this.runner).waitFor(position, this.settings.consistencyTimeoutMs);
     if (!reached)
-      this.logger.warn({ timeout_ms: this.config.consistencyTimeoutMs }, 'webhook read models lag behind a write');
+      this.logger.warn({ timeout_ms: this.settings.consistencyTimeoutMs }, 'webhook read models lag behind a write');
     return reached;
   }
 }

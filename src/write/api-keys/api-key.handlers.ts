@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventMetadata, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { generateApiKey, hashApiKey, keyHint } from '../../platform/auth/api-key';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WRITE_SETTINGS, WriteSettings } from '../write.settings';
 import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
@@ -33,13 +33,13 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
     private readonly runner: CommandRunner,
     @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WRITE_SETTINGS) private readonly settings: WriteSettings,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ input, metadata }: IssueApiKey): Promise<IssuedApiKeyDto> {
     await this.checkOwner(input.accountId, input.scopes);
-    const key = generateApiKey(this.config.appEnv);
+    const key = generateApiKey(this.settings.appEnv);
     const keyId = newId('key');
     const outcome = await this.runner.run(
       apiKeyStream(keyId),
@@ -49,7 +49,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
         data: {
           ...input,
           keyId,
-          environment: this.config.appEnv,
+          environment: this.settings.appEnv,
           keyHash: hashApiKey(key),
           keyHint: keyHint(key),
           at: this.clock.now(),

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata, VersionConflictError } from '../../infrastructure/event-store/event-store.port';
 import { ProviderCredentials } from '../../infrastructure/providers/provider-validator.port';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
-import { APP_CONFIG, AppConfig } from '../../platform/config/app-config';
+import { WRITE_SETTINGS, WriteSettings } from '../write.settings';
 import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
@@ -35,7 +35,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
     private readonly support: TrunkSupport,
     @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WRITE_SETTINGS) private readonly settings: WriteSettings,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -87,7 +87,7 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
         status: 'active',
         ai_provider: input.ai_provider,
         sip_username: input.sip_username,
-        sip_endpoint: `${input.sip_username}@${this.config.sipDomain}`,
+        sip_endpoint: `${input.sip_username}@${this.settings.sipDomain}`,
         created_at: at.toISOString(),
       };
     } catch (error) {

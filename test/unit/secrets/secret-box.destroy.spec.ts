@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AesGcmSecretBox, SecretBox, SecretDestroyedError } from '../../../src/infrastructure/secrets/secret-box';
+import { AesGcmSecretBox, SecretDestroyedError } from '../../../src/infrastructure/secrets/secret-box';
 import type { EncryptedSecret } from '../../../src/shared/encrypted-secret';
 import { MemoryKeyVault } from './memory.key-vault';
 import { PASSWORD, setup, tampered, trunkWithSecret } from './secret-box.fixtures';

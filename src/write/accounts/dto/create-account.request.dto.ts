@@ -7,4 +7,3 @@ export class CreateAccountRequestDto {
   @Length(1, 200, { message: 'name must be 1-200 characters' })
   name!: string;
 }
-

@@ -1,0 +1,11 @@
+/** What the projection runners need of the configuration (a slice cut in app.settings.ts). */
+export interface ProjectionSettings {
+  /** Realm of the HA1 digests the gateway lookup holds. */
+  sipDomain: string;
+  /** Prefix of every read-model key (checkpoints included). */
+  readModelNamespace: string;
+  /** How long a 2xx write waits for its projections (read-your-writes). */
+  consistencyTimeoutMs: number;
+}
+
+export const PROJECTION_SETTINGS = Symbol('ProjectionSettings');
