@@ -7,8 +7,9 @@
 const WRITE = '^src/(write|[a-z-]+/write)/';
 const READ = '^src/(read|[a-z-]+/read)/';
 const PROJECTIONS = '^src/(projections|[a-z-]+/projections)/';
+// Resolved module paths: node_modules/<package>/…
 const FRAMEWORKS =
-  '^(@nestjs|fastify|@fastify|ioredis|pg|@electric-sql|@eventstore|@clickhouse|chdb|pino|rxjs|class-validator|class-transformer|reflect-metadata)(/|$)';
+  'node_modules/(@nestjs|fastify|@fastify|ioredis|pg|@electric-sql|@eventstore|@clickhouse|chdb|pino|rxjs|class-validator|class-transformer|reflect-metadata)/';
 
 module.exports = {
   forbidden: [
