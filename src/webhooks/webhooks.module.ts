@@ -10,7 +10,7 @@ import {
   ListWebhookDeliveriesHandler,
   ListWebhookEndpointsHandler,
 } from './read/webhook.queries';
-import { CreateAlertRuleHandler, DeleteAlertRuleHandler } from './write/alert-rule.handlers';
+import { CreateAlertRuleHandler, DeleteAlertRuleHandler, EvaluateAlertRuleHandler } from './write/alert-rule.handlers';
 import { AlertRulesWriteController } from './http/alert-rules.controller';
 import { CommandRunner } from '../write/command-runner';
 import { WebhookDeliveriesWriteController } from './http/webhook-deliveries.controller';
@@ -19,10 +19,12 @@ import { WebhookEndpointsWriteController } from './http/webhook-endpoints.contro
 import { WebhookEndpointSupport } from './http/webhook-endpoint-support';
 import { GetWebhookDeliveryHandler } from './read/webhook-delivery.query';
 import { RecordCallsCompletedHandler } from './write/record-calls-completed.handler';
+import { DecideDeliveryOutcomeHandler } from './write/decide-delivery-outcome.handler';
 import { WEBHOOK_SETTINGS, WebhookSettings } from './webhooks.settings';
 import {
   CreateWebhookEndpointHandler,
   DeleteWebhookEndpointHandler,
+  DisableWebhookEndpointHandler,
   PingWebhookEndpointHandler,
   RotateWebhookSecretHandler,
   UpdateWebhookEndpointHandler,
@@ -73,6 +75,9 @@ import { HttpsWebhookSender, WEBHOOK_SENDER, WebhookSender } from './delivery/we
     DeleteWebhookEndpointHandler,
     ReplayWebhookDeliveryHandler,
     RecordCallsCompletedHandler,
+    DecideDeliveryOutcomeHandler,
+    DisableWebhookEndpointHandler,
+    EvaluateAlertRuleHandler,
     CreateAlertRuleHandler,
     DeleteAlertRuleHandler,
     ListWebhookEndpointsHandler,

@@ -53,6 +53,36 @@ export class CommandRunner {
     };
   }
 
+  /**
+   * The one decide-and-append step every write goes through: decide on a known state, append
+   * expecting the revision it was known at. A VersionConflictError means the stream moved on:
+   * run() reads again and retries; a caller that decided on a read model's view drops its outcome.
+   */
+  async decideAndAppend<C, E extends DomainEvent, S>(
+    streamId: string,
+    decider: Decider<C, E, S>,
+    command: C,
+    known: { state: S; revision: number },
+    metadata: EventMetadata,
+    expectedVersion?: ExpectedVersion,
+  ): Promise<CommandOutcome<E, S>> {
+    const { state, revision } = known;
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { events, state, position: null, revision };
+    const expected = expectedVersion ?? (revision < 0 ? 'no_stream' : revision);
+    const result: AppendResult = await this.store.append(
+      streamId,
+      events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
+      expected,
+    );
+    return {
+      events,
+      state: events.reduce(decider.evolve, state),
+      position: result.position,
+      revision: result.nextExpectedVersion,
+    };
+  }
+
   async run<C, E extends DomainEvent, S>(
     streamId: string,
     decider: Decider<C, E, S>,
@@ -61,22 +91,9 @@ export class CommandRunner {
     options: { expected?: ExpectedVersion } = {},
   ): Promise<CommandOutcome<E, S>> {
     for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(streamId, decider);
-      const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state, position: null, revision };
-      const expected = options.expected ?? (revision < 0 ? 'no_stream' : revision);
+      const known = await this.load(streamId, decider);
       try {
-        const result: AppendResult = await this.store.append(
-          streamId,
-          events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
-          expected,
-        );
-        return {
-          events,
-          state: events.reduce(decider.evolve, state),
-          position: result.position,
-          revision: result.nextExpectedVersion,
-        };
+        return await this.decideAndAppend(streamId, decider, command, known, metadata, options.expected);
       } catch (error) {
         if (!(error instanceof VersionConflictError)) throw error;
         if (options.expected !== undefined)

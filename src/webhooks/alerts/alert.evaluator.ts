@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import {
   LEADER_LEASE,
@@ -15,8 +15,9 @@ import { AlertRuleView, alertRuleViewCodec, webhookKeys } from '../projections/w
 import { AnalyticsQueryDto } from '../../read/analytics/analytics.dto';
 import { GetAnalyticsOverview } from '../../read/analytics/analytics.queries';
 import { CLOCK, Clock } from '../../shared/clock';
-import { CommandRunner } from '../../write/command-runner';
-import { alertRuleDecider, alertRuleStream } from '../domain/alert-rule.decider';
+import { EvaluateAlertRule } from '../write/alert-rule.handlers';
+import type { WebhookWrite } from '../write/webhook-write';
+import type { AlertRuleEvent } from '../domain/alert-rule.events';
 import { AlertMetric } from '../domain/alert-rule.events';
 
 const PAGE = 500;
@@ -58,7 +59,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     private readonly queries: QueryBus,
-    private readonly runner: CommandRunner,
+    private readonly commands: CommandBus,
     private readonly readModels: WebhookReadModels,
     @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
@@ -109,11 +110,8 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
     const overview = (await this.queries.execute(new GetAnalyticsOverview(rule.account_id, query, now))) as Overview;
     const calls = overview.summary.total_calls;
     const value = calls > 0 ? metricOf(overview, rule.metric) : null;
-    const outcome = await this.runner.run(
-      alertRuleStream(rule.id),
-      alertRuleDecider,
-      { type: 'EvaluateAlertRule', data: { value, calls, at: now } },
-      { actor: 'system:alerts', correlation_id: rule.id },
+    const outcome: WebhookWrite & { events: AlertRuleEvent[] } = await this.commands.execute(
+      new EvaluateAlertRule(rule.id, value, calls, now),
     );
     if (outcome.events.length > 0) {
       this.logger.info({ rule_id: rule.id, event: outcome.events[0].type, value }, 'alert rule changed state');

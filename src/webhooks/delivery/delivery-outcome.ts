@@ -1,43 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { EventStore, GlobalPosition, VersionConflictError } from '../../infrastructure/event-store/event-store.port';
-import { DeliveryView } from '../projections/webhook-views';
-import {
-  WebhookDeliveryCommand,
-  webhookDeliveryDecider,
-  webhookDeliveryStream,
-} from '../domain/webhook-delivery.decider';
-import { WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
+import type { CommandBus } from '@nestjs/cqrs';
+import type { WebhookDeliveryCommand } from '../domain/webhook-delivery.decider';
+import type { DeliveryView } from '../projections/webhook-views';
+import { DecideDeliveryOutcome, DecidedOutcome } from '../write/decide-delivery-outcome.handler';
 
-export interface DecidedOutcome {
-  events: WebhookDeliveryEvent[];
-  /** Where the events were appended; null when the decider had nothing to say. */
-  position: GlobalPosition | null;
-}
+export type { DecidedOutcome };
 
 /**
- * Decides on the state a delivery's view shows and appends with the revision it shows: one
- * event-store round trip, for the worker and the retention sweeper alike. If the stream moved on
- * (another worker, a replay), the append is refused and this outcome dropped: null.
+ * Decides on the state a delivery's view shows and appends with the revision it shows, through
+ * the write side. Null when the stream moved on since the view (the outcome is dropped).
  */
-export async function decideOnView(
-  store: EventStore,
+export function decideOnView(
+  commands: CommandBus,
   delivery: DeliveryView,
   command: WebhookDeliveryCommand,
 ): Promise<DecidedOutcome | null> {
   const state = { status: delivery.status, attemptsInRound: delivery.round_attempts, attempts: delivery.attempts };
-  const events = webhookDeliveryDecider.decide(command, state);
-  if (events.length === 0) return { events, position: null };
-  const metadata = { actor: 'system:webhooks', correlation_id: delivery.id };
-  try {
-    const expected = delivery.revision < 0 ? 'no_stream' : delivery.revision;
-    const appended = await store.append(
-      webhookDeliveryStream(delivery.id),
-      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
-      expected,
-    );
-    return { events, position: appended.position };
-  } catch (error) {
-    if (error instanceof VersionConflictError) return null;
-    throw error;
-  }
+  return commands.execute(new DecideDeliveryOutcome(delivery.id, { state, revision: delivery.revision }, command));
 }

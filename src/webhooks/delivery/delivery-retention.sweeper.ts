@@ -1,3 +1,4 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import {
@@ -6,7 +7,7 @@ import {
   Leadership,
   runPeriodicallyWhileLeader,
 } from '../../infrastructure/cluster/leader-lease.port';
-import { EVENT_STORE, EventStore, GlobalPosition } from '../../infrastructure/event-store/event-store.port';
+import { GlobalPosition } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
@@ -32,7 +33,7 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
 
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly commands: CommandBus,
     private readonly readModels: WebhookReadModels,
     @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
@@ -87,7 +88,7 @@ export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeA
 
   private async expire(view: DeliveryView): Promise<GlobalPosition | null> {
     const ref = { delivery_id: view.id, endpoint_id: view.endpoint_id, account_id: view.account_id };
-    const outcome = await decideOnView(this.events, view, {
+    const outcome = await decideOnView(this.commands, view, {
       type: 'ExpireDelivery',
       data: { ref, at: this.clock.now(), finishedAt: view.updated_at },
     });

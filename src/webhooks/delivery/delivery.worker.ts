@@ -1,8 +1,8 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { randomBytes } from 'node:crypto';
 import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
-import { EVENT_STORE, EventMetadata, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
@@ -16,10 +16,10 @@ import {
 } from '../projections/webhook-views';
 import { CLOCK, Clock } from '../../shared/clock';
 import { decideOnView } from './delivery-outcome';
-import { CommandRunner } from '../../write/command-runner';
+import { DisableWebhookEndpoint } from '../write/webhook-endpoint.handlers';
+import type { WebhookWrite } from '../write/webhook-write';
 import { WebhookDeliveryCommand } from '../domain/webhook-delivery.decider';
 import { DeliveryRef, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
-import { webhookEndpointDecider, webhookEndpointStream } from '../domain/webhook-endpoint.decider';
 import { EndpointSecrets } from './endpoint-secrets';
 import { signedHeaders } from '../domain/webhook-signer';
 import { WEBHOOK_SENDER, WebhookSender } from './webhook.sender';
@@ -45,8 +45,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
 
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly runner: CommandRunner,
+    private readonly commands: CommandBus,
     private readonly readModels: WebhookReadModels,
     private readonly secrets: EndpointSecrets,
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
@@ -205,21 +204,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     delivery: DeliveryView,
     command: WebhookDeliveryCommand,
   ): Promise<WebhookDeliveryEvent[] | null> {
-    const outcome = await decideOnView(this.events, delivery, command);
+    const outcome = await decideOnView(this.commands, delivery, command);
     if (outcome?.position) await this.readModels.waitFor(outcome.position);
     return outcome?.events ?? null;
   }
 
   private async disable(endpoint: EndpointView, reason: string): Promise<void> {
-    const outcome = await this.runner.run(
-      webhookEndpointStream(endpoint.id),
-      webhookEndpointDecider,
-      { type: 'DisableEndpoint', data: { reason, at: this.clock.now() } },
-      metadataOf(endpoint.id),
-    );
+    const outcome: WebhookWrite = await this.commands.execute(new DisableWebhookEndpoint(endpoint.id, reason));
     await this.readModels.waitFor(outcome.position);
     this.logger.warn({ endpoint_id: endpoint.id, reason }, 'webhook endpoint disabled');
   }
 }
-
-const metadataOf = (subject: string): EventMetadata => ({ actor: 'system:webhooks', correlation_id: subject });

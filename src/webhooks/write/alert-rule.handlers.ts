@@ -5,6 +5,7 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { CommandRunner } from '../../write/command-runner';
 import { alertRuleDecider, alertRuleStream } from '../domain/alert-rule.decider';
+import type { AlertRuleEvent } from '../domain/alert-rule.events';
 import { CreateAlertRuleRequestDto } from './dto/create-alert-rule.request.dto';
 import type { WebhookWrite } from './webhook-write';
 
@@ -70,5 +71,33 @@ export class DeleteAlertRuleHandler implements ICommandHandler<DeleteAlertRule, 
       metadata,
     );
     return { position: outcome.position };
+  }
+}
+
+export class EvaluateAlertRule {
+  constructor(
+    readonly ruleId: string,
+    readonly value: number | null,
+    readonly calls: number,
+    readonly at: Date,
+  ) {}
+}
+
+/** The evaluator's verdict on one rule: the decider turns it into a trigger, a resolution or nothing. */
+@CommandHandler(EvaluateAlertRule)
+export class EvaluateAlertRuleHandler implements ICommandHandler<
+  EvaluateAlertRule,
+  WebhookWrite & { events: AlertRuleEvent[] }
+> {
+  constructor(private readonly runner: CommandRunner) {}
+
+  async execute({ ruleId, value, calls, at }: EvaluateAlertRule): Promise<WebhookWrite & { events: AlertRuleEvent[] }> {
+    const outcome = await this.runner.run(
+      alertRuleStream(ruleId),
+      alertRuleDecider,
+      { type: 'EvaluateAlertRule', data: { value, calls, at } },
+      { actor: 'system:alerts', correlation_id: ruleId },
+    );
+    return { position: outcome.position, events: outcome.events };
   }
 }

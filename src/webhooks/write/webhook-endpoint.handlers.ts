@@ -199,3 +199,29 @@ export class DeleteWebhookEndpointHandler implements ICommandHandler<DeleteWebho
     return { position: outcome.position };
   }
 }
+
+export class DisableWebhookEndpoint {
+  constructor(
+    readonly endpointId: string,
+    readonly reason: string,
+  ) {}
+}
+
+/** The delivery worker's decision that an endpoint keeps failing (or answered 410 Gone). */
+@CommandHandler(DisableWebhookEndpoint)
+export class DisableWebhookEndpointHandler implements ICommandHandler<DisableWebhookEndpoint, WebhookWrite> {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ endpointId, reason }: DisableWebhookEndpoint): Promise<WebhookWrite> {
+    const outcome = await this.runner.run(
+      webhookEndpointStream(endpointId),
+      webhookEndpointDecider,
+      { type: 'DisableEndpoint', data: { reason, at: this.clock.now() } },
+      { actor: 'system:webhooks', correlation_id: endpointId },
+    );
+    return { position: outcome.position };
+  }
+}

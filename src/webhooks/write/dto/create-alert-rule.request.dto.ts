@@ -24,6 +24,7 @@ export class CreateAlertRuleRequestDto {
   threshold!: number;
 
   @ApiProperty({
+    type: 'integer',
     minimum: 5,
     maximum: 1440,
     description: 'The trailing window the metric is computed over (5 minutes to 24 hours)',

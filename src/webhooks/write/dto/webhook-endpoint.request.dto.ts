@@ -30,7 +30,7 @@ export class CreateWebhookEndpointRequestDto {
   @IsUrl(HTTPS_URL, { message: 'url must be an absolute https:// URL' })
   url!: string;
 
-  @ApiPropertyOptional({ maxLength: 500, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 500, nullable: true })
   @IsOptional()
   @IsString({ message: 'description must be a string' })
   @MaxLength(500, { message: 'description must be at most 500 characters' })
@@ -50,7 +50,7 @@ export class CreateWebhookEndpointRequestDto {
   @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
   event_types?: WebhookEventType[] | null;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: 'Omitted: true (the endpoint receives events at once)' })
   @IsOptional()
   @IsBoolean({ message: 'enabled must be true or false' })
   enabled?: boolean;
@@ -65,7 +65,7 @@ export class UpdateWebhookEndpointRequestDto {
   @IsUrl(HTTPS_URL, { message: 'url must be an absolute https:// URL' })
   url?: string;
 
-  @ApiPropertyOptional({ maxLength: 500, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 500, nullable: true })
   @IsOptional()
   @IsString({ message: 'description must be a string or null' })
   @MaxLength(500, { message: 'description must be at most 500 characters' })
