@@ -1,0 +1,174 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../api';
+import { TableHead } from '../components/table-head';
+import { Loading, Problem } from '../components/problem';
+import { fmtDuration, fmtMs, fmtTime } from '../format';
+import { href, navigate } from '../router';
+import { useLoad } from '../use-load';
+
+const FILTERS = ['trunk_id', 'status', 'direction', 'from', 'to', 'start_date', 'end_date'] as const;
+type Filter = (typeof FILTERS)[number];
+
+/**
+ * The calls list with the API's filters and cursor paging. The filters and the cursor live in
+ * the URL; "previous" goes back through the cursors this tab followed (the API pages forward).
+ */
+export function CallsPage({ query }: { query: URLSearchParams }) {
+  const filters = Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Record<Filter, string>;
+  const cursor = query.get('cursor');
+  const trail = (query.get('trail') ?? '').split(',').filter(Boolean);
+  const calls = useLoad(
+    () =>
+      call(
+        api().GET('/calls', {
+          params: {
+            query: {
+              limit: 25,
+              ...(cursor ? { cursor } : {}),
+              ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)),
+            } as never,
+          },
+        }),
+      ),
+    [query.toString()],
+  );
+  const trunks = useLoad(() => call(api().GET('/trunks', { params: { query: { limit: 100 } } })), []);
+  const go = (changes: Record<string, string | null>) =>
+    navigate('/calls', { ...filters, cursor, trail: trail.join(','), ...changes });
+  return (
+    <section>
+      <h1>Calls</h1>
+      <CallFilters
+        key={query.toString()}
+        filters={filters}
+        trunks={trunks.data?.trunks.map((t) => [t.id, t.name] as [string, string]) ?? []}
+        onApply={(next) => navigate('/calls', next)}
+      />
+      {calls.error && <Problem error={calls.error} what="list calls" />}
+      {!calls.data && !calls.error && <Loading />}
+      {calls.data && (
+        <>
+          <p class="muted" aria-live="polite">
+            {calls.data.pagination.total} matching calls
+          </p>
+          <table data-testid="calls-table" aria-busy={calls.loading ? 'true' : 'false'}>
+            <TableHead columns={['Start', 'Call', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']} />
+            <tbody>
+              {calls.data.calls.map((c) => (
+                <tr>
+                  <td>{fmtTime(c.start_time)}</td>
+                  <td>
+                    <a href={href(`/calls/${encodeURIComponent(c.id)}`)}>{c.id}</a>
+                  </td>
+                  <td>{c.from}</td>
+                  <td>{c.to}</td>
+                  <td>{c.direction}</td>
+                  <td>
+                    <span class={`badge ${c.status}`}>{c.status}</span>
+                  </td>
+                  <td>{fmtDuration(c.duration_seconds)}</td>
+                  <td>{fmtMs(c.ai_latency_ms)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div class="pager">
+            <button
+              type="button"
+              class="secondary"
+              disabled={!cursor}
+              onClick={() => go({ cursor: trail.at(-1) ?? null, trail: trail.slice(0, -1).join(',') })}
+            >
+              Previous
+            </button>
+            <button
+              type="button"
+              disabled={!calls.data.pagination.has_more}
+              onClick={() =>
+                go({ cursor: calls.data!.pagination.next_cursor, trail: [...trail, cursor ?? ''].join(',') })
+              }
+            >
+              Next
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function CallFilters(props: {
+  filters: Record<Filter, string>;
+  trunks: [string, string][];
+  onApply: (f: Record<Filter, string>) => void;
+}) {
+  const [draft, setDraft] = useState(props.filters);
+  const set = (name: Filter) => (event: Event) =>
+    setDraft({ ...draft, [name]: (event.target as HTMLInputElement).value });
+  return (
+    <form
+      class="filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onApply(draft);
+      }}
+    >
+      <Choice
+        label="Trunk"
+        value={draft.trunk_id}
+        onChange={set('trunk_id')}
+        options={[['', 'all'], ...props.trunks]}
+      />
+      <Choice label="Status" value={draft.status} onChange={set('status')} options={STATUSES} />
+      <Choice label="Direction" value={draft.direction} onChange={set('direction')} options={DIRECTIONS} />
+      <label>
+        From number
+        <input value={draft.from} placeholder="+14155550100" onInput={set('from')} />
+      </label>
+      <label>
+        To number
+        <input value={draft.to} placeholder="+18005550100" onInput={set('to')} />
+      </label>
+      <label>
+        Since
+        <input type="date" value={draft.start_date} onInput={set('start_date')} />
+      </label>
+      <label>
+        Until
+        <input type="date" value={draft.end_date} onInput={set('end_date')} />
+      </label>
+      <button type="submit">Filter</button>
+    </form>
+  );
+}
+
+const STATUSES: [string, string][] = [
+  ['', 'all'],
+  ['connected', 'connected'],
+  ['failed', 'failed'],
+  ['disconnected', 'disconnected'],
+];
+const DIRECTIONS: [string, string][] = [
+  ['', 'both'],
+  ['inbound', 'inbound'],
+  ['outbound', 'outbound'],
+];
+
+/** A labelled select of [value, label] pairs. */
+function Choice(props: {
+  label: string;
+  value: string;
+  onChange: (event: Event) => void;
+  options: [string, string][];
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={props.onChange}>
+        {props.options.map(([value, label]) => (
+          <option value={value}>{label}</option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,99 @@
+import { api, call, type Schemas } from '../api';
+
+type Overview = Schemas['AnalyticsOverviewDto'];
+export type Granularity = 'hourly' | 'daily';
+
+export interface RangeChoice {
+  range: string;
+  start: string;
+  end: string;
+  granularity: Granularity;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+export const PRESETS: Record<string, { label: string; span: number; granularity: Granularity }> = {
+  '24h': { label: 'Last 24 hours', span: DAY, granularity: 'hourly' },
+  '7d': { label: 'Last 7 days', span: 7 * DAY, granularity: 'daily' },
+  '30d': { label: 'Last 30 days', span: 30 * DAY, granularity: 'daily' },
+};
+
+/** The range in the URL (#/overview?range=7d, or range=custom&start=…&end=…&granularity=…). */
+export function rangeOf(query: URLSearchParams, now = Date.now()): RangeChoice {
+  const preset = PRESETS[query.get('range') ?? '24h'];
+  if (preset) {
+    return {
+      range: query.get('range') ?? '24h',
+      start: new Date(now - preset.span).toISOString(),
+      end: new Date(now).toISOString(),
+      granularity: preset.granularity,
+    };
+  }
+  const granularity = query.get('granularity') === 'daily' ? 'daily' : 'hourly';
+  return {
+    range: 'custom',
+    start: query.get('start') ?? new Date(now - DAY).toISOString().slice(0, 10),
+    end: query.get('end') ?? new Date(now).toISOString().slice(0, 10),
+    granularity,
+  };
+}
+
+export function overview(range: RangeChoice, trunkId?: string): Promise<Overview> {
+  return call(
+    api().GET('/analytics/overview', {
+      params: {
+        query: { start_date: range.start, end_date: range.end, granularity: range.granularity, trunk_id: trunkId },
+      },
+    }),
+  );
+}
+
+/** At most this many buckets get their own percentile request (one overview per bucket). */
+export const PERCENTILE_BUCKETS = 48;
+
+/**
+ * p95 and p99 of each bucket: the API gives percentiles for a range, so each bucket is asked for
+ * as a range of its own, four at a time. Longer series show averages only.
+ */
+export async function bucketPercentiles(
+  range: RangeChoice & { trunkId?: string },
+  main: Overview,
+): Promise<{ p95: number[]; p99: number[] } | null> {
+  const points = main.timeseries;
+  if (points.length > PERCENTILE_BUCKETS) return null;
+  const step = range.granularity === 'hourly' ? HOUR : DAY;
+  const rangeStart = Date.parse(main.period.start_date);
+  const rangeEnd = Date.parse(main.period.end_date);
+  const p95: number[] = new Array(points.length).fill(0);
+  const p99: number[] = new Array(points.length).fill(0);
+  const jobs = points.map((point, i) => async () => {
+    if (point.calls === 0) return;
+    const from = Math.max(rangeStart, Date.parse(point.timestamp));
+    const to = Math.min(rangeEnd, Date.parse(point.timestamp) + step - 1);
+    const bucket = await overview(
+      { ...range, start: new Date(from).toISOString(), end: new Date(to).toISOString() },
+      range.trunkId,
+    );
+    p95[i] = bucket.performance.p95_latency_ms;
+    p99[i] = bucket.performance.p99_latency_ms;
+  });
+  await inParallel(jobs, 4);
+  return { p95, p99 };
+}
+
+/** Each of the busiest trunks' own timeseries, for the latency-by-trunk chart. */
+export async function trunkSeries(range: RangeChoice, main: Overview, count = 5) {
+  const trunks = main.by_trunk.slice(0, count);
+  const answers = await Promise.all(trunks.map((trunk) => overview(range, trunk.trunk_id)));
+  return trunks.map((trunk, i) => ({ trunk, series: answers[i].timeseries }));
+}
+
+export async function inParallel(jobs: (() => Promise<void>)[], width: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
+}
+
+export const PALETTE = ['#1f6feb', '#c2410c', '#15803d', '#7c3aed', '#b91c1c', '#0e7490'];

@@ -1,0 +1,220 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { AlignedData } from 'uplot';
+import { api, call, type Schemas } from '../api';
+import { TableHead } from '../components/table-head';
+import { Loading, Problem } from '../components/problem';
+import { TimeChart } from '../components/time-chart';
+import { fmtInt, fmtMs, fmtPct } from '../format';
+import { href } from '../router';
+import { useLoad } from '../use-load';
+import { RangePicker } from './range-picker';
+import { bucketPercentiles, overview, PALETTE, rangeOf, trunkSeries } from './overview-data';
+
+type Overview = Schemas['AnalyticsOverviewDto'];
+
+export function OverviewPage({ query }: { query: URLSearchParams }) {
+  const range = useMemo(() => rangeOf(query), [query.toString()]);
+  const main = useLoad(() => overview(range), [range]);
+  const alerts = useLoad(() => call(api().GET('/alert-rules', {})), []);
+  return (
+    <section>
+      <div class="page-head">
+        <h1>Overview</h1>
+        <RangePicker range={range} />
+      </div>
+      {main.error && <Problem error={main.error} what="read analytics" />}
+      {!main.data && !main.error && <Loading />}
+      {main.data && <Figures data={main.data} />}
+      {main.data && <Charts key={query.toString()} range={range} data={main.data} />}
+      {main.data && <Breakdowns data={main.data} />}
+      <h2>Active alerts</h2>
+      {alerts.error && <Problem error={alerts.error} what="read alert rules" />}
+      {alerts.data && <ActiveAlerts rules={alerts.data.alert_rules} />}
+    </section>
+  );
+}
+
+function Figures({ data }: { data: Overview }) {
+  const tiles: [string, string][] = [
+    ['Calls', fmtInt(data.summary.total_calls)],
+    ['Success rate', fmtPct(data.summary.success_rate)],
+    ['Avg latency', fmtMs(data.performance.avg_total_latency_ms)],
+    ['p95 latency', fmtMs(data.performance.p95_latency_ms)],
+    ['p99 latency', fmtMs(data.performance.p99_latency_ms)],
+    ['Avg jitter', fmtMs(data.quality.avg_jitter_ms)],
+    ['Packet loss', fmtPct(data.quality.avg_packet_loss_percent)],
+  ];
+  return (
+    <dl class="tiles" data-testid="overview-totals">
+      {tiles.map(([label, value]) => (
+        <div class="tile">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+type Extra = { percentiles: { p95: number[]; p99: number[] } | null; trunks: Awaited<ReturnType<typeof trunkSeries>> };
+
+function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Overview }) {
+  const [extra, setExtra] = useState<Extra | null>(null);
+  useEffect(() => {
+    Promise.all([bucketPercentiles(range, data), trunkSeries(range, data)]).then(
+      ([percentiles, trunks]) => setExtra({ percentiles, trunks }),
+      () => setExtra({ percentiles: null, trunks: [] }),
+    );
+  }, [data]);
+  const x = data.timeseries.map((p) => Date.parse(p.timestamp) / 1000);
+  const volume = useMemo<AlignedData>(
+    () => [x, data.timeseries.map((p) => p.calls), data.timeseries.map((p) => (p.calls ? p.success_rate : null))],
+    [data],
+  );
+  // Drawn at once with the averages; the per-bucket percentiles are added when they arrive.
+  const latency = useMemo<AlignedData>(() => {
+    const avg = data.timeseries.map((p) => (p.calls ? p.avg_latency_ms : null));
+    if (!extra?.percentiles) return [x, avg];
+    const pick = (values: number[]) => values.map((v, i) => (data.timeseries[i].calls ? v : null));
+    return [x, avg, pick(extra.percentiles.p95), pick(extra.percentiles.p99)];
+  }, [extra]);
+  const byTrunk = useMemo<AlignedData | null>(
+    () => extra && [x, ...extra.trunks.map(({ series }) => series.map((p) => (p.calls ? p.avg_latency_ms : null)))],
+    [extra],
+  );
+  // Children's effects (uPlot draws) run before these: the first marks the figures and the main
+  // charts drawn, the second every chart with its per-bucket and per-trunk detail.
+  useEffect(() => {
+    performance.mark('tl:overview-drawn');
+  }, []);
+  useEffect(() => {
+    if (extra) performance.mark('tl:overview-complete');
+  }, [extra]);
+  const trunkSeriesSpecs = useMemo(
+    () =>
+      (extra?.trunks ?? []).map(({ trunk }, i) => ({ label: trunk.trunk_name, color: PALETTE[i % PALETTE.length] })),
+    [extra],
+  );
+  const unit = range.granularity === 'hourly' ? 'hour' : 'day';
+  return (
+    <div class="charts" data-testid="overview-charts" data-complete={extra ? 'true' : undefined}>
+      <TimeChart
+        id="volume"
+        title={`Calls and success rate per ${unit}`}
+        summary={`${data.summary.total_calls} calls, ${data.summary.success_rate}% connected over the range`}
+        data={volume}
+        series={VOLUME_SERIES}
+        yLabel="calls"
+        y2Label="success %"
+      />
+      <TimeChart
+        id="latency"
+        title={`Latency per ${unit}${extra?.percentiles ? ' (average, p95, p99)' : extra ? ' (average; per-bucket percentiles up to 48 buckets)' : ' (average)'}`}
+        summary={`average ${data.performance.avg_total_latency_ms} ms, p95 ${data.performance.p95_latency_ms} ms, p99 ${data.performance.p99_latency_ms} ms over the range`}
+        data={latency}
+        series={extra?.percentiles ? LATENCY_SERIES : AVERAGE_ONLY}
+        yLabel="ms"
+      />
+      {!extra && <Loading label="Loading per-bucket percentiles and trunks…" />}
+      {byTrunk && extra && extra.trunks.length > 0 && (
+        <TimeChart
+          id="latency-by-trunk"
+          title={`Average latency per ${unit}, busiest trunks`}
+          summary={extra.trunks.map(({ trunk }) => trunk.trunk_name).join(', ')}
+          data={byTrunk}
+          series={trunkSeriesSpecs}
+          yLabel="ms"
+        />
+      )}
+    </div>
+  );
+}
+
+const VOLUME_SERIES = [
+  { label: 'Calls', color: '#1f6feb', bars: true },
+  { label: 'Success rate %', color: '#15803d', scale: 'y2' as const },
+];
+const LATENCY_SERIES = [
+  { label: 'Average', color: '#1f6feb' },
+  { label: 'p95', color: '#c2410c' },
+  { label: 'p99', color: '#b91c1c', dash: [6, 4] },
+];
+const AVERAGE_ONLY = LATENCY_SERIES.slice(0, 1);
+
+function Breakdowns({ data }: { data: Overview }) {
+  const codecs = Object.entries(data.quality.codec_distribution ?? {}).filter(([, share]) => share > 0);
+  return (
+    <div class="columns">
+      <div>
+        <h2>By provider</h2>
+        <table>
+          <TableHead columns={['Provider', 'Calls', 'Success', 'Avg latency']} />
+          <tbody>
+            {data.by_provider.map((p) => (
+              <tr>
+                <td>{p.provider}</td>
+                <td>{fmtInt(p.call_count)}</td>
+                <td>{fmtPct(p.success_rate)}</td>
+                <td>{fmtMs(p.avg_latency_ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <h2>Codec mix</h2>
+        <div
+          class="stack"
+          role="img"
+          aria-label={codecs.map(([c, s]) => `${c} ${s}%`).join(', ') || 'no codec reported'}
+        >
+          {codecs.map(([codec, share], i) => (
+            <span
+              class="stack-part"
+              style={{ width: `${share}%`, background: PALETTE[i % PALETTE.length] }}
+              title={`${codec} ${share}%`}
+            />
+          ))}
+        </div>
+        <ul class="legend">
+          {codecs.map(([codec, share], i) => (
+            <li>
+              <span class="swatch" style={{ background: PALETTE[i % PALETTE.length] }} />
+              {codec} {fmtPct(share)}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <h2>By trunk</h2>
+        <table>
+          <TableHead columns={['Trunk', 'Calls', 'Success']} />
+          <tbody>
+            {data.by_trunk.map((t) => (
+              <tr>
+                <td>
+                  <a href={href(`/trunks/${encodeURIComponent(t.trunk_id)}`)}>{t.trunk_name}</a>
+                </td>
+                <td>{fmtInt(t.call_count)}</td>
+                <td>{fmtPct(t.success_rate)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function ActiveAlerts({ rules }: { rules: Schemas['AlertRuleDto'][] }) {
+  const active = rules.filter((rule) => rule.state === 'triggered');
+  if (active.length === 0) return <p class="muted">No alert is active.</p>;
+  return (
+    <ul class="alerts" data-testid="active-alerts">
+      {active.map((rule) => (
+        <li>
+          <strong>{rule.name ?? rule.id}</strong>: {rule.metric} {rule.comparison} {rule.threshold} (now{' '}
+          {rule.last_value ?? '–'}), since {rule.triggered_at ?? '–'}
+        </li>
+      ))}
+    </ul>
+  );
+}

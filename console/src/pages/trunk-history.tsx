@@ -1,0 +1,57 @@
+import type { Schemas } from '../api';
+import { fmtTime } from '../format';
+import { href } from '../router';
+
+type HistoryEvent = Schemas['TrunkHistoryEventDto'];
+
+const TITLES: Record<string, string> = {
+  TrunkCreated: 'Created',
+  TrunkUpdated: 'Configuration changed',
+  SipPasswordRotated: 'SIP password rotated',
+  TrunkDeleted: 'Deleted',
+};
+
+/** What an event changed, as "field: value" lines (the API already redacts secrets). */
+function changesOf(event: HistoryEvent): [string, string][] {
+  const data = event.data as Record<string, unknown>;
+  const source = (data.changes as Record<string, unknown> | undefined) ?? data;
+  return Object.entries(source)
+    .filter(
+      ([name]) => !['trunk_id', 'account_id', 'created_at', 'updated_at', 'rotated_at', 'deleted_at'].includes(name),
+    )
+    .map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]);
+}
+
+export function eventTitle(type: string): string {
+  return TITLES[type] ?? type;
+}
+
+/** The trunk's history from /v1/trunks/{id}/events, newest first, each with a link to the state it left. */
+export function HistoryTimeline({ trunkId, events }: { trunkId: string; events: HistoryEvent[] }) {
+  return (
+    <ol class="timeline" data-testid="history-timeline">
+      {[...events].reverse().map((event) => (
+        <li>
+          <div class="timeline-head">
+            <strong>{eventTitle(event.type)}</strong>{' '}
+            <time dateTime={event.recorded_at}>{fmtTime(event.recorded_at)}</time>
+            {event.actor && <span class="muted"> by {event.actor}</span>}
+          </div>
+          <dl class="changes">
+            {changesOf(event).map(([name, value]) => (
+              <>
+                <dt>{name}</dt>
+                <dd>{value}</dd>
+              </>
+            ))}
+          </dl>
+          {event.type !== 'TrunkDeleted' && (
+            <a href={href(`/trunks/${encodeURIComponent(trunkId)}`, { as_of: event.recorded_at })}>
+              State after this change
+            </a>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

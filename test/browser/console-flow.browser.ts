@@ -1,0 +1,231 @@
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { ApiClient } from '../support/http-client';
+import { provisionAccount, TestApp } from '../support/test-app';
+import { seriousViolations } from './support/axe';
+import { newWatchedPage, PageWatch } from './support/browser';
+import { ingestCalls, startConsoleApp } from './support/console-app';
+
+const SHOTS = join(__dirname, '..', '..', 'docs', 'console');
+const CALLS = 400;
+
+/**
+ * The operator's walk through the console, in one browser session as a person would take it:
+ * sign in, create a trunk, see calls arrive on the overview, open a call, rotate a password, read
+ * the history, and be signed out when an admin revokes the key. Each page is photographed for
+ * docs/console.md and checked by axe-core.
+ */
+describe('console in Chromium: the operator flow', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let account: { accountId: string; key: string; keyId: string; client: ApiClient };
+  let gateway: ApiClient;
+  let adminKey: string;
+  let context: BrowserContext;
+  let page: Page;
+  let watch: PageWatch;
+  let trunkId: string;
+  const axeFindings: Record<string, unknown[]> = {};
+
+  beforeAll(async () => {
+    ({ app, browser, origin } = await startConsoleApp());
+    account = await provisionAccount(app, ['full'], 'Acme Voice');
+    const ingest = await app.admin.post('/v1/api-keys', {
+      account_id: account.accountId,
+      name: 'sip-gateway',
+      scopes: ['ingest'],
+    });
+    gateway = app.admin.withKey(ingest.body.key);
+    adminKey = (await app.admin.post('/v1/api-keys', { name: 'operator admin', scopes: ['admin'] })).body.key;
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    ({ page, watch } = await newWatchedPage(context));
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  /** A screenshot for docs/console.md and axe-core's serious and critical findings on the page. */
+  async function checkPage(name: string): Promise<void> {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    axeFindings[name] = await seriousViolations(page);
+    expect({ page: name, violations: axeFindings[name] }).toEqual({ page: name, violations: [] });
+  }
+
+  async function signIn(key: string): Promise<void> {
+    await page.fill('#api-key', key);
+    await page.click('button[type=submit]');
+  }
+
+  it('signs in with a key typed into the page, kept in sessionStorage only', async () => {
+    await page.goto(`${origin}/console`);
+    await page.waitForSelector('#api-key');
+    await checkPage('01-sign-in');
+    await signIn(account.key);
+    await page.waitForSelector('h1:text("Overview")');
+    expect(page.url()).not.toContain(account.key);
+    const stored = await page.evaluate(() => ({
+      session: JSON.stringify(sessionStorage),
+      local: localStorage.length,
+      cookie: document.cookie,
+    }));
+    expect(stored.session).toContain(account.key);
+    expect(stored).toMatchObject({ local: 0, cookie: '' });
+  });
+
+  it('creates a trunk, showing the API validation error at its field first, and sees it listed', async () => {
+    await page.click('nav >> text=Trunks');
+    await page.click('button:text("New trunk")');
+    await page.fill('#trunk-name', 'Main line');
+    await page.fill('#trunk-sip_username', 'main line!');
+    await page.fill('#trunk-sip_password', 'a-long-secret');
+    await page.fill('#trunk-openai_api_key', `sk-test-${'a1B2'.repeat(10)}`);
+    await page.click('button:text("Create trunk")');
+    const fieldError = page.locator('#trunk-sip_username-error');
+    await fieldError.waitFor();
+    expect(await fieldError.textContent()).toMatch(/sip_username/);
+    await page.fill('#trunk-sip_username', 'main-line');
+    await page.click('button:text("Create trunk")');
+    await page.waitForSelector('[data-testid=trunk-name]:text("Main line")');
+    trunkId = decodeURIComponent(/#\/trunks\/([^?]+)/.exec(page.url())![1]);
+    expect(trunkId).toMatch(/^conn_/);
+    await page.click('nav >> text=Trunks');
+    await page.waitForSelector(`[data-testid=trunks-table] a:text("Main line")`);
+    await checkPage('05-trunks');
+  });
+
+  it('shows the ingested calls in the overview totals and draws its charts', async () => {
+    expect(await ingestCalls(gateway, [trunkId], CALLS)).toBe(CALLS);
+    await page.click('nav >> text=Overview');
+    await page.waitForSelector('[data-testid=overview-charts][data-complete]');
+    await page.waitForSelector('figure[data-chart=latency][data-drawn]');
+    const calls = await page.locator('.tile:has(dt:text-is("Calls")) dd').textContent();
+    expect(calls).toBe(String(CALLS));
+    for (const chart of ['volume', 'latency', 'latency-by-trunk']) {
+      const painted = await page.evaluate((id) => {
+        const canvas = document.querySelector<HTMLCanvasElement>(`figure[data-chart="${id}"] canvas`);
+        if (!canvas) return 0;
+        const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let inked = 0;
+        for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) inked++;
+        return inked;
+      }, chart);
+      expect({ chart, painted: painted > 500 }).toEqual({ chart, painted: true });
+    }
+    await checkPage('02-overview');
+  });
+
+  it('lists the calls with filters and opens one: latency waterfall and SIP ladder', async () => {
+    await page.click('nav >> text=Calls');
+    await page.waitForSelector('[data-testid=calls-table] tbody tr');
+    expect(await page.textContent('p[aria-live]')).toContain(`${CALLS} matching calls`);
+    await page.selectOption('.filters select >> nth=1', 'connected');
+    await page.click('button:text("Filter")');
+    await page.waitForFunction(() => location.hash.includes('status=connected'));
+    await page.waitForSelector('[data-testid=calls-table][aria-busy=false] tbody tr');
+    const statuses = await page.locator('[data-testid=calls-table] tbody .badge').allTextContents();
+    expect(new Set(statuses)).toEqual(new Set(['connected']));
+    await page.click('button:text("Next")');
+    await page.waitForFunction(() => location.hash.includes('cursor='));
+    await page.waitForSelector('[data-testid=calls-table][aria-busy=false] tbody tr');
+    await checkPage('03-calls');
+    await page.locator('[data-testid=calls-table] tbody tr a').first().click();
+    await page.waitForSelector('[data-testid=latency-waterfall]');
+    await page.waitForSelector('[data-testid=sip-ladder] svg');
+    expect(await page.locator('[data-testid=sip-ladder] .ladder-list li').count()).toBeGreaterThanOrEqual(5);
+    await page.locator('[data-testid=sip-ladder] .ladder-list button').first().click();
+    expect(await page.textContent('.sip-text')).toMatch(/^INVITE /);
+    await checkPage('04-call-detail');
+  });
+
+  it('rotates the SIP password (shown once), edits the trunk and reads its history and past state', async () => {
+    await page.goto(`${origin}/console#/trunks/${trunkId}`);
+    await page.click('button:text("Rotate SIP password")');
+    const secret = await page.locator('[data-testid=secret-value]').textContent();
+    expect(secret).toMatch(/^\S{32}$/);
+    await page.click('button:text("I have saved it")');
+    expect(await page.locator('[data-testid=secret-value]').count()).toBe(0);
+    await page.click('button:text("Edit")');
+    await page.fill('#trunk-name', 'Main line (EU)');
+    await page.click('button:text("Save changes")');
+    await page.waitForSelector('[data-testid=trunk-name]:text("Main line (EU)")');
+    const timeline = page.locator('[data-testid=history-timeline] li');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=history-timeline] li').length === 3);
+    expect(await timeline.locator('strong').allTextContents()).toEqual([
+      'Configuration changed',
+      'SIP password rotated',
+      'Created',
+    ]);
+    await page.waitForSelector('figure[data-chart=trunk-latency][data-drawn]');
+    await checkPage('06-trunk-detail');
+    await timeline.last().locator('a:text("State after this change")').click();
+    await page.waitForSelector('[data-testid=trunk-name]:text-is("Main line")');
+    expect(await page.textContent('.notice[role=status]')).toMatch(/As it was at/);
+  });
+
+  it('manages webhook endpoints and alert rules', async () => {
+    await page.click('nav >> text=Webhooks');
+    await page.fill('#webhook-url', 'https://hooks.example.com/trunkline');
+    await page.fill('#webhook-description', 'Ops pager');
+    await page.click('button:text("Add endpoint")');
+    expect(await page.locator('[data-testid=secret-value]').textContent()).toMatch(/^whsec_/);
+    await page.waitForSelector('[data-testid=endpoints-table] td:text("https://hooks.example.com/trunkline")');
+    await page.click('button:text("Send test")');
+    await checkPage('08-webhooks');
+    await page.click('a:text("Deliveries")');
+    await page.waitForSelector(
+      '[data-testid=deliveries-table] td:has-text("webhook.test"), [data-testid=deliveries-table] tbody tr',
+    );
+    await page.click('nav >> text=Alert rules');
+    await page.fill('#rule-name', 'Slow answers');
+    await page.click('button:text("Add rule")');
+    await page.waitForSelector('[data-testid=rules-table] td:text("Slow answers")');
+    await checkPage('09-alerts');
+  });
+
+  it('tells an account key that API keys need the admin scope instead of breaking', async () => {
+    await page.click('nav >> text=API keys');
+    await page.waitForSelector('.notice.scope');
+    expect(await page.textContent('.notice.scope')).toMatch(/admin/i);
+    await checkPage('10-scope-message');
+  });
+
+  it('signs the user out with the reason once an admin revokes the key', async () => {
+    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const admin = await newWatchedPage(adminContext);
+    const adminPage = admin.page;
+    await adminPage.goto(`${origin}/console`);
+    await adminPage.fill('#api-key', adminKey);
+    await adminPage.click('button[type=submit]');
+    await adminPage.waitForSelector('h1:text("API keys")');
+    await adminPage.selectOption('[data-testid=account-picker]', account.accountId);
+    await adminPage.waitForSelector('[data-testid=keys-table] td:text("full key")');
+    const usage = await adminPage.locator('[data-testid=keys-table] tr:has(td:text("full key")) td').allTextContents();
+    expect(Number(usage[6].replace(/,/g, ''))).toBeGreaterThan(10);
+    // Issue one (shown once), then revoke the key the operator is signed in with.
+    await adminPage.fill('#key-name', 'reporting');
+    await adminPage.click('button:text("Issue key")');
+    expect(await adminPage.locator('[data-testid=secret-value]').textContent()).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
+    await adminPage.click('button:text("I have saved it")');
+    const row = adminPage.locator('[data-testid=keys-table] tr:has(td:text("full key"))');
+    await row.locator('button:text("Revoke")').click();
+    await row.locator('button:text("Revoke now")').click();
+    await row.locator('.badge:has-text("revoked")').waitFor();
+    page = adminPage;
+    await checkPage('07-api-keys');
+    page = (await context.pages())[0];
+    expect(admin.watch).toEqual({ errors: [], cspViolations: [], dialogs: [] });
+    await adminContext.close();
+
+    await page.click('nav >> text=Calls');
+    await page.waitForSelector('[data-testid=signed-out-reason]');
+    expect(await page.textContent('[data-testid=signed-out-reason]')).toContain('This API key has been revoked');
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain(account.key);
+    await checkPage('11-signed-out');
+  });
+
+  it('ran with no script error, CSP violation or dialog on any page', () => {
+    expect(watch).toEqual({ errors: [], cspViolations: [], dialogs: [] });
+  });
+});
