@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../support/test-app';
 import { newWatchedPage } from './support/browser';
+import { screenshotDir } from './support/screenshots';
 import { startConsoleApp } from './support/console-app';
 
 describe('API reference in Chromium', () => {
@@ -27,7 +28,7 @@ describe('API reference in Chromium', () => {
     // The document's paths, with or without the /v1 its server URL may carry.
     const shown = new Set(paths.map((p) => p.replace(/\u200b/g, '').replace(/^\/v1/, '')));
     expect(['/trunks', '/calls', '/analytics/overview'].filter((path) => !shown.has(path))).toEqual([]);
-    await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'console', '12-api-reference.png') });
+    await page.screenshot({ path: join(screenshotDir(), '12-api-reference.png') });
     expect(watch).toEqual({ errors: [], cspViolations: [], dialogs: [] });
     await context.close();
   });

@@ -3,10 +3,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ApiClient } from '../support/http-client';
 import { provisionAccount, TestApp } from '../support/test-app';
 import { seriousViolations } from './support/axe';
+import { screenshotDir } from './support/screenshots';
 import { newWatchedPage, PageWatch } from './support/browser';
 import { ingestCalls, startConsoleApp } from './support/console-app';
 
-const SHOTS = join(__dirname, '..', '..', 'docs', 'console');
+const SHOTS = screenshotDir();
 const CALLS = 400;
 
 /**
