@@ -1,5 +1,6 @@
 import type { EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { appendCases } from './event-store/append.cases';
+import { chainCases } from './event-store/chain.cases';
 import { CASE, type CaseRegistrar, type ContractContext, type ContractOptions } from './event-store/cases';
 import { lifecycleCases } from './event-store/lifecycle.cases';
 import { readCases } from './event-store/read.cases';
@@ -57,6 +58,7 @@ export function eventStoreContract(
     readCases(test, ctx);
     subscribeCases(test, ctx);
     lifecycleCases(test, ctx);
+    chainCases(test, ctx);
 
     it('skips only cases that exist', () => {
       const known = new Set<string>(Object.values(CASE));

@@ -23,6 +23,8 @@ if (vmModulesEnabled) {
         'PGlite is one connection whose transactions never interleave: commit order is position order, and no second connection can hold a transaction open',
       [CASE.wakeOtherInstance]:
         'PGlite lives inside one process, and one data directory is opened by one instance at a time',
+      [CASE.chainOtherInstance]:
+        'one data directory is opened by one PGlite instance at a time: there is no other instance to move the head',
     },
   });
 

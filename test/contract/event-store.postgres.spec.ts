@@ -3,6 +3,8 @@ import { Pool } from 'pg';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import { EventStoreUnavailableError, type NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { appendEvents } from '../../src/infrastructure/event-store/postgres/event-store.sql';
+import { chainBatch, GENESIS } from '../../src/infrastructure/event-store/event-hash';
+import { eventsJson } from '../../src/infrastructure/event-store/postgres/event-rows';
 import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres/postgres.event-store';
 import { PgPoolSqlClient } from '../../src/infrastructure/event-store/postgres/sql-client';
 import { connectToSchema, useIsolatedSchema } from '../support/postgres';
@@ -16,10 +18,18 @@ const open = () => createEventStore({ url, schema, dataDir: tmpdir() });
 async function holdOpenAppend(streamId: string, event: NewEvent): Promise<HeldAppend> {
   const client = await connectToSchema(schema, url);
   await client.query('BEGIN');
-  const eventsJson = JSON.stringify([{ ...event, metadata: event.metadata ?? {} }]);
+  const recordedAt = new Date().toISOString();
+  const batch = eventsJson([event], chainBatch(streamId, GENESIS, [event], recordedAt), recordedAt);
   await client.query(
     appendEvents.text,
-    appendEvents.values({ streamId, expected: 'no_stream', expectedRevision: null, eventsJson }),
+    appendEvents.values({
+      streamId,
+      expected: 'no_stream',
+      expectedRevision: null,
+      headRevision: GENESIS.revision,
+      headHash: GENESIS.hash,
+      eventsJson: batch,
+    }),
   );
   return {
     commit: async () => {

@@ -24,6 +24,13 @@ export const CASE = {
     'subscribe: a follower started before 16 concurrent writers receives every event once, in stream order',
   resume: 'subscribe: resumes after a checkpoint on a new store instance with exactly the later events',
   persistence: 'lifecycle: ping answers, and appended events survive close and reopen',
+  chainLinks:
+    'chain: each event stores the SHA-256 of its canonical record and the hash of the event before it in its stream',
+  chainReadAll: 'chain: readAll gives every event with the same hash and previous hash as readStream',
+  chainNewInstance: 'chain: a new instance, with no head cached, continues the chain of a stream',
+  chainConcurrent: 'chain: concurrent appends with any leave one unbroken chain',
+  chainOtherInstance: 'chain: a head cached by one instance goes stale when another appends, and the chain still holds',
+  chainSealedSecrets: 'chain: sealed secrets are hashed by the digest of their ciphertext, so a redacted copy verifies',
 } as const;
 
 export type ContractCase = (typeof CASE)[keyof typeof CASE];
