@@ -76,6 +76,8 @@ function toStored({ type, data, stored = {} }: SpecEvent, n: number, revisions: 
     revision,
     position: { hi: 1n, lo: BigInt(n) },
     recordedAt: stored.recordedAt ?? RECORDED_AT,
+    hash: null,
+    previousHash: null,
   };
 }
 

@@ -49,7 +49,7 @@ async function openPostgres(url: string, schema: string, logger: EventStoreLogge
   // Without a listener, an idle connection dropped by the server would crash the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'event store: idle PostgreSQL connection failed'));
   const client = new PgPoolSqlClient(pool);
-  await migrateOrClose(client, schema);
+  await migrateOrClose(client, schema, logger);
   logger.info({ adapter: 'postgres', schema }, 'event store ready');
   const crossProcess = new PgNotifications(client, connection, schema, logger);
   return new PostgresEventStore(client, { logger, crossProcess });
@@ -64,7 +64,7 @@ async function openPglite(dir: string, schema: string, logger: EventStoreLogger)
     throw toStoreError(error);
   }
   const client = new PgliteSqlClient(db);
-  await migrateOrClose(client, schema, setSearchPath(schema));
+  await migrateOrClose(client, schema, logger, setSearchPath(schema));
   logger.info({ adapter: 'pglite', dir, schema }, 'event store ready');
   return new PostgresEventStore(client, { logger });
 }
@@ -75,10 +75,17 @@ async function openEventStoreDb(url: string, logger: EventStoreLogger): Promise<
   return store;
 }
 
-async function migrateOrClose(client: SqlClient, schema: string, setup?: string): Promise<void> {
+async function migrateOrClose(
+  client: SqlClient,
+  schema: string,
+  logger: EventStoreLogger,
+  setup?: string,
+): Promise<void> {
   try {
     if (setup) await client.query(setup);
-    await migrate(client, schema);
+    const { linked } = await migrate(client, schema);
+    if (linked > 0)
+      logger.info({ linked }, 'event store: hash chain computed for the events written before it (docs/audit.md)');
   } catch (error) {
     await client.close().catch(() => undefined);
     throw toStoreError(error);

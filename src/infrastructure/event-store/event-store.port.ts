@@ -53,6 +53,14 @@ export interface StoredEvent<T = unknown> {
   revision: number;
   position: GlobalPosition;
   recordedAt: Date;
+  /**
+   * SHA-256 over the canonical JSON of this event's record (event-hash.ts), chained to the event
+   * before it in its stream. null only for an EventStoreDB event written before the chain
+   * existed (its events cannot be rewritten to add one): the chain starts after it.
+   */
+  hash: string | null;
+  /** The hash of the previous event of the stream; null for the first, or after an unchained one. */
+  previousHash: string | null;
 }
 
 /**
@@ -118,6 +126,7 @@ export interface EventSubscription {
 export type BatchHandler = (events: StoredEvent[]) => Promise<void>;
 
 export interface EventStore {
+  /** Computes and stores each event's chain link (hash, previous hash) with it. */
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;

@@ -1,19 +1,12 @@
 import * as sql from './key-vault.sql';
-import { toStoreError } from '../event-store/postgres/event-rows';
+import { migrateLocked, toStoreError } from '../event-store/postgres/event-rows';
 import type { Statement } from '../event-store/postgres/event-store.sql';
 import type { SqlClient } from '../event-store/postgres/sql-client';
 import { checkVaultArgs, DataKeyConflictError, type KeyVault } from './key-vault.port';
 
 /** Creates the data_keys table in the connection's schema; safe to run from several processes at once. */
-export async function migrateKeyVault(client: SqlClient): Promise<void> {
-  try {
-    await client.transaction(async (tx) => {
-      await tx.query(sql.LOCK_MIGRATIONS);
-      for (const ddl of sql.SCHEMA_DDL) await tx.query(ddl);
-    });
-  } catch (error) {
-    throw toStoreError(error);
-  }
+export function migrateKeyVault(client: SqlClient): Promise<void> {
+  return migrateLocked(client, sql.LOCK_MIGRATIONS, sql.SCHEMA_DDL);
 }
 
 /**

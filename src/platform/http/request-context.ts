@@ -8,6 +8,8 @@ import { Principal } from '../auth/principal';
 export interface RequestContext {
   principal: Principal;
   requestId: string;
+  /** The client's address (the proxy's X-Forwarded-For with TLS_MODE=proxy), for the audit log. */
+  sourceAddress?: string;
   /** The read model the gate read along with the credential, when the route names one. */
   readAhead?: ReadAheadResult;
 }
@@ -16,6 +18,7 @@ export interface RequestContext {
 export const eventMetadata = (ctx: RequestContext): EventMetadata => ({
   actor: ctx.principal.keyId,
   correlation_id: ctx.requestId,
+  ...(ctx.sourceAddress ? { source_address: ctx.sourceAddress } : {}),
 });
 
 /** The account the calling key belongs to; the gate guarantees one on account routes. */
@@ -24,8 +27,22 @@ export function accountOf(ctx: RequestContext): string {
   return ctx.principal.accountId;
 }
 
+/**
+ * The account a gateway route acts for: the key's own, or null for a gateway key, which serves
+ * every account (the trunk named by the request decides). Any other key without an account is refused.
+ */
+export function gatewayScopeOf(ctx: RequestContext): string | null {
+  if (ctx.principal.accountId === null && ctx.principal.scopes.includes('gateway')) return null;
+  return accountOf(ctx);
+}
+
 export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext): RequestContext => {
   const request = execution.switchToHttp().getRequest<FastifyRequest>();
   if (!request.principal) throw new DomainError('missing_authentication', 'Missing Authorization header');
-  return { principal: request.principal, requestId: String(request.id), readAhead: request.readAhead };
+  return {
+    principal: request.principal,
+    requestId: String(request.id),
+    sourceAddress: request.ip,
+    readAhead: request.readAhead,
+  };
 });

@@ -11,6 +11,8 @@ const stored = (type: string, data: object, id = '7d0c1f7e-0000-4000-8000-000000
   revision: 0,
   position: { hi: 1n, lo: 1n },
   recordedAt: new Date('2026-11-21T10:00:00.000Z'),
+  hash: null,
+  previousHash: null,
 });
 
 describe('webhook events of stored events', () => {

@@ -1,4 +1,13 @@
-import { EventStoreDBClient, FORWARDS, type ReadPosition, START, StreamNotFoundError } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  type ReadPosition,
+  START,
+  StreamNotFoundError,
+} from '@eventstore/db-client';
 import { trackSubscription } from '../tracked-subscription';
 import {
   type AppendResult,
@@ -13,7 +22,9 @@ import {
   type ReadStreamOptions,
   type StoredEvent,
   type SubscribeOptions,
+  VersionConflictError,
 } from '../event-store.port';
+import { chainBatch, type ChainHead, ChainHeadCache, GENESIS, StreamQueue } from '../event-hash';
 import { type EventStoreLogger, silentLogger } from '../event-store.logger';
 import {
   isSystemEvent,
@@ -28,6 +39,8 @@ import { EventStoreDbSubscription } from './eventstoredb.subscription';
 
 /** Any stream name works for a liveness probe; reading a missing stream is the cheapest call. */
 const PING_STREAM = 'trunkline-ping';
+/** Chaining to a head another process has just moved ('any', 'stream_exists'): bounded retries. */
+const MAX_CHAIN_ATTEMPTS = 20;
 
 /**
  * A thin adapter over @eventstore/db-client. EventStoreDB enforces expected versions and orders
@@ -35,6 +48,8 @@ const PING_STREAM = 'trunkline-ping';
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<EventSubscription>();
+  private readonly heads = new ChainHeadCache();
+  private readonly queue = new StreamQueue();
 
   constructor(
     private readonly client: EventStoreDBClient,
@@ -59,14 +74,61 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * Chains the batch to the stream's head and appends it expecting exactly that head, so the
+   * links hold whatever else is written: the caller's expectation is checked against the head first.
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const expectedRevision = toExpectedRevision(expected);
+    toExpectedRevision(expected); // rejects a malformed expectation before any round trip
+    return this.queue.run(streamId, () => this.appendChained(streamId, events, expected));
+  }
+
+  private async appendChained(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    const recordedAt = new Date().toISOString();
+    for (let attempt = 1; ; attempt++) {
+      const head = await this.headFor(streamId, expected);
+      const links = chainBatch(streamId, head, events, recordedAt);
+      const data = events.map((event, i) => toEventData(event, links[i], recordedAt));
+      const expectedRevision = head.revision < 0 ? NO_STREAM : BigInt(head.revision);
+      try {
+        const result = await this.client.appendToStream(streamId, data, { expectedRevision });
+        const nextExpectedVersion = Number(result.nextExpectedRevision);
+        this.heads.set(streamId, { revision: nextExpectedVersion, hash: links[links.length - 1].hash });
+        return { nextExpectedVersion, position: toGlobalPosition(result.position) };
+      } catch (error) {
+        this.heads.forget(streamId);
+        const mapped = toStoreError(error, streamId, expected);
+        const anyHead = expected === 'any' || expected === 'stream_exists';
+        if (!(mapped instanceof VersionConflictError) || !anyHead || attempt >= MAX_CHAIN_ATTEMPTS) throw mapped;
+      }
+    }
+  }
+
+  /** The head to chain to, checked against the caller's expectation. */
+  private async headFor(streamId: string, expected: ExpectedVersion): Promise<ChainHead> {
+    if (expected === 'no_stream') return GENESIS;
+    const cached = this.heads.get(streamId);
+    const fresh = cached && (typeof expected !== 'number' || cached.revision === expected);
+    const head = fresh ? cached : await this.readHead(streamId);
+    const actual = head.revision < 0 ? 'no_stream' : head.revision;
+    if (typeof expected === 'number' && head.revision !== expected)
+      throw new VersionConflictError(streamId, expected, actual);
+    if (expected === 'stream_exists' && head.revision < 0) throw new VersionConflictError(streamId, expected, actual);
+    return head;
+  }
+
+  private async readHead(streamId: string): Promise<ChainHead> {
     try {
-      const result = await this.client.appendToStream(streamId, events.map(toEventData), { expectedRevision });
-      return { nextExpectedVersion: Number(result.nextExpectedRevision), position: toGlobalPosition(result.position) };
+      const read = this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+      for await (const resolved of read) {
+        if (resolved.event)
+          return { revision: Number(resolved.event.revision), hash: toStoredEvent(resolved.event).hash };
+      }
+      return GENESIS;
     } catch (error) {
-      throw toStoreError(error, streamId, expected);
+      if (error instanceof StreamNotFoundError) return GENESIS;
+      throw toStoreError(error);
     }
   }
 
@@ -80,6 +142,9 @@ export class EventStoreDbEventStore implements EventStore {
         direction: FORWARDS,
       });
       for await (const resolved of read) if (resolved.event) events.push(toStoredEvent(resolved.event));
+      const last = events[events.length - 1];
+      if (last && (options.maxCount === undefined || events.length < options.maxCount))
+        this.heads.set(streamId, { revision: last.revision, hash: last.hash });
       return events;
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];

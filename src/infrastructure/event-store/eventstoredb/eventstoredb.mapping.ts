@@ -20,6 +20,20 @@ import {
   VersionConflictError,
 } from '../event-store.port';
 import { redactCredentials } from '../event-store.logger';
+import type { ChainLink } from '../event-hash';
+
+/**
+ * Where the chain link and the recording time travel in an EventStoreDB event: its metadata, under
+ * a key of ours, taken out again on read. EventStoreDB's own `created` is set by the server after
+ * the hash was computed, so the hashed recording time is ours.
+ */
+const CHAIN_KEY = 'trunkline_chain';
+
+interface StoredChain {
+  hash: string;
+  previous_hash: string | null;
+  recorded_at: string;
+}
 
 /** Translation between the port's shapes and @eventstore/db-client's. */
 
@@ -37,12 +51,13 @@ export function toExpectedRevision(expected: ExpectedVersion): AppendExpectedRev
   }
 }
 
-export function toEventData(event: NewEvent): EventData {
+export function toEventData(event: NewEvent, link: ChainLink, recordedAt: string): EventData {
+  const chain: StoredChain = { hash: link.hash, previous_hash: link.previous_hash, recorded_at: recordedAt };
   return jsonEvent({
     id: event.id,
     type: event.type,
     data: event.data as JSONType,
-    metadata: (event.metadata ?? {}) as JSONType,
+    metadata: { ...(event.metadata ?? {}), [CHAIN_KEY]: chain } as unknown as JSONType,
   });
 }
 
@@ -56,19 +71,30 @@ export const toClientPosition = (position: GlobalPosition): Position => ({ commi
 /** System events ($-prefixed types: stream metadata, links, stats) are not ours to deliver. */
 export const isSystemEvent = (event: RecordedEvent): boolean => event.type.startsWith('$');
 
+/** An event appended before the chain existed has no link: hash null, and the chain starts after it. */
 export function toStoredEvent(event: RecordedEvent): StoredEvent {
-  const metadata = event.metadata;
+  const { [CHAIN_KEY]: chain, ...metadata } = isPlainObject(event.metadata)
+    ? (event.metadata as Record<string, unknown>)
+    : {};
+  const link = isChain(chain) ? chain : null;
   return {
     id: event.id,
     type: event.type,
     data: event.data,
-    metadata: isPlainObject(metadata) ? (metadata as EventMetadata) : {},
+    metadata: metadata as EventMetadata,
     streamId: event.streamId,
     revision: Number(event.revision),
     position: toGlobalPosition(event.position),
-    recordedAt: event.created,
+    recordedAt: link ? new Date(link.recorded_at) : event.created,
+    hash: link?.hash ?? null,
+    previousHash: link?.previous_hash ?? null,
   };
 }
+
+const isChain = (value: unknown): value is StoredChain =>
+  isPlainObject(value) &&
+  typeof (value as StoredChain).hash === 'string' &&
+  typeof (value as StoredChain).recorded_at === 'string';
 
 const isPlainObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);

@@ -12,7 +12,7 @@ export interface Statement<P, R> {
   readonly row?: R;
 }
 
-const statement = <P, R>(text: string, values: (params: P) => unknown[]): Statement<P, R> => ({ text, values });
+export const statement = <P, R>(text: string, values: (params: P) => unknown[]): Statement<P, R> => ({ text, values });
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -47,16 +47,20 @@ export const searchPathOption = (schema: string): string => `-c search_path=${ch
  * One round trip per append. Outcomes: 'appended' | 'duplicate' (every id already stored in this
  * stream: the original result is returned) | 'conflict' (wrong expected version, or ids that
  * partly overlap stored ones or belong to another stream: a retried batch that differs from the
- * original was decided on other state, so storing half of it would be wrong).
+ * original was decided on other state, so storing half of it would be wrong) | 'stale' (the
+ * caller chained its events to a head that is not the stream's head any more: it gets the real
+ * head back and chains again). The links themselves are computed by the caller (RFC 8785 JSON is
+ * not something SQL can produce); under the stream's lock this only checks they extend the head.
  */
 const APPEND_FUNCTION_DDL = `CREATE OR REPLACE FUNCTION append_events(
-    p_stream_id text, p_expected text, p_expected_revision bigint, p_events jsonb
-  ) RETURNS TABLE (outcome text, stream_version bigint, transaction_id text, global_position text)
+    p_stream_id text, p_expected text, p_expected_revision bigint,
+    p_head_revision bigint, p_head_hash text, p_events jsonb
+  ) RETURNS TABLE (outcome text, stream_version bigint, head_hash text, transaction_id text, global_position text)
   LANGUAGE plpgsql AS $fn$
   DECLARE
     v_count int := jsonb_array_length(p_events);
     v_ids uuid[] := ARRAY(SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x);
-    v_found int; v_elsewhere int; v_last bigint; v_current bigint;
+    v_found int; v_elsewhere int; v_last bigint; v_current bigint; v_head text;
   BEGIN
     -- Taken before this transaction has an xid: appends to one stream then get increasing xids,
     -- so the global order (transaction_id, global_position) keeps each stream's revision order.
@@ -64,9 +68,9 @@ const APPEND_FUNCTION_DDL = `CREATE OR REPLACE FUNCTION append_events(
     SELECT count(*), count(*) FILTER (WHERE e.stream_id <> p_stream_id), max(e.revision)
       INTO v_found, v_elsewhere, v_last
       FROM events e WHERE e.event_id = ANY (v_ids); -- an array, not a subquery: always the index
-    SELECT s.version INTO v_current FROM streams s WHERE s.stream_id = p_stream_id;
+    SELECT s.version, s.head_hash INTO v_current, v_head FROM streams s WHERE s.stream_id = p_stream_id;
     IF v_found = v_count AND v_elsewhere = 0 THEN
-      RETURN QUERY SELECT 'duplicate', e.revision, e.transaction_id::text, e.global_position::text
+      RETURN QUERY SELECT 'duplicate', e.revision, NULL::text, e.transaction_id::text, e.global_position::text
         FROM events e WHERE e.stream_id = p_stream_id AND e.revision = v_last;
       RETURN;
     END IF;
@@ -74,34 +78,43 @@ const APPEND_FUNCTION_DDL = `CREATE OR REPLACE FUNCTION append_events(
        OR (p_expected = 'no_stream' AND v_current IS NOT NULL)
        OR (p_expected = 'stream_exists' AND v_current IS NULL)
        OR (p_expected = 'revision' AND v_current IS DISTINCT FROM p_expected_revision) THEN
-      RETURN QUERY SELECT 'conflict', v_current, NULL::text, NULL::text;
+      RETURN QUERY SELECT 'conflict', v_current, v_head, NULL::text, NULL::text;
       RETURN;
     END IF;
+    IF coalesce(v_current, -1) <> p_head_revision OR v_head IS DISTINCT FROM p_head_hash THEN
+      RETURN QUERY SELECT 'stale', v_current, v_head, NULL::text, NULL::text;
+      RETURN;
+    END IF;
+    v_head := p_events->(v_count - 1)->>'hash';
     IF v_current IS NULL THEN
-      INSERT INTO streams (stream_id, version) VALUES (p_stream_id, v_count - 1);
+      INSERT INTO streams (stream_id, version, head_hash) VALUES (p_stream_id, v_count - 1, v_head);
     ELSE
-      UPDATE streams SET version = v_current + v_count WHERE stream_id = p_stream_id;
+      UPDATE streams SET version = v_current + v_count, head_hash = v_head WHERE stream_id = p_stream_id;
     END IF;
     WITH inserted AS (
-      INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
-      SELECT (x->>'id')::uuid, p_stream_id, coalesce(v_current, -1) + n, x->>'type', x->'data', x->'metadata'
+      INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at, hash, previous_hash)
+      SELECT (x->>'id')::uuid, p_stream_id, coalesce(v_current, -1) + n, x->>'type', x->'data', x->'metadata',
+             (x->>'recorded_at')::timestamptz, x->>'hash', x->>'previous_hash'
         FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n) ORDER BY n
       RETURNING events.global_position
     ) SELECT max(inserted.global_position) INTO v_last FROM inserted;
-    RETURN QUERY SELECT 'appended', coalesce(v_current, -1) + v_count, pg_current_xact_id()::text, v_last::text;
+    RETURN QUERY SELECT 'appended', coalesce(v_current, -1) + v_count, v_head, pg_current_xact_id()::text, v_last::text;
   END
   $fn$`;
 
 /**
- * `streams.version` is the revision of the stream's last event; appends check and bump it.
- * `events.transaction_id` is the writing transaction: readers order by (transaction_id,
- * global_position) and only read below the oldest running transaction, so an event whose
- * transaction commits late is never overtaken by a reader's checkpoint.
+ * `streams.version` is the revision of the stream's last event and `streams.head_hash` its hash;
+ * appends check and bump both. `events.transaction_id` is the writing transaction: readers order
+ * by (transaction_id, global_position) and only read below the oldest running transaction, so an
+ * event whose transaction commits late is never overtaken by a reader's checkpoint. `hash` and
+ * `previous_hash` are the chain (event-hash.ts); a store created before the chain gets them in
+ * CHAIN_UPGRADE_DDL and backfill (postgres.chain-backfill.ts).
  */
 export const SCHEMA_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS streams (
      stream_id text PRIMARY KEY,
-     version bigint NOT NULL
+     version bigint NOT NULL,
+     head_hash text
    ) WITH (fillfactor = 80)`, // room for HOT updates of the version on every append
   `CREATE TABLE IF NOT EXISTS events (
      global_position bigserial NOT NULL,
@@ -113,10 +126,17 @@ export const SCHEMA_DDL: readonly string[] = [
      data jsonb NOT NULL,
      metadata jsonb NOT NULL,
      recorded_at timestamptz NOT NULL DEFAULT now(),
+     hash text NOT NULL,
+     previous_hash text,
      PRIMARY KEY (transaction_id, global_position),
      CONSTRAINT events_event_id_key UNIQUE (event_id),
      CONSTRAINT events_stream_revision_key UNIQUE (stream_id, revision)
    )`,
+];
+
+/** The append function before the chain: dropped so that no older process writes unchained rows. */
+export const FUNCTION_DDL: readonly string[] = [
+  'DROP FUNCTION IF EXISTS append_events(text, text, bigint, jsonb)',
   APPEND_FUNCTION_DDL,
 ];
 
@@ -127,20 +147,25 @@ export interface AppendParams {
   expected: ExpectedKind;
   /** Only read when expected is 'revision'. */
   expectedRevision: number | null;
-  /** JSON array of { id, type, data, metadata }. */
+  /** The head the links were chained to: -1 and null for a new stream. */
+  headRevision: number;
+  headHash: string | null;
+  /** JSON array of { id, type, data, metadata, recorded_at, hash, previous_hash }. */
   eventsJson: string;
 }
 
 export interface AppendRow {
-  outcome: 'appended' | 'duplicate' | 'conflict';
+  outcome: 'appended' | 'duplicate' | 'conflict' | 'stale';
   stream_version: string | null;
+  head_hash: string | null;
   transaction_id: string | null;
   global_position: string | null;
 }
 
 export const appendEvents = statement<AppendParams, AppendRow>(
-  'SELECT outcome, stream_version::text AS stream_version, transaction_id, global_position FROM append_events($1, $2, $3, $4::jsonb)',
-  (p) => [p.streamId, p.expected, p.expectedRevision, p.eventsJson],
+  `SELECT outcome, stream_version::text AS stream_version, head_hash, transaction_id, global_position
+     FROM append_events($1, $2, $3, $4, $5, $6::jsonb)`,
+  (p) => [p.streamId, p.expected, p.expectedRevision, p.headRevision, p.headHash, p.eventsJson],
 );
 
 export interface EventRow {
@@ -153,12 +178,14 @@ export interface EventRow {
   transaction_id: string;
   global_position: string;
   recorded_at: Date;
+  hash: string | null;
+  previous_hash: string | null;
 }
 
 // Text casts keep bigint/xid8 exact in JS. Because the aliases shadow the columns, ORDER BY
 // must name `events.<column>` or it would sort the text.
-const EVENT_COLUMNS = `event_id::text AS event_id, type, data, metadata, stream_id, revision::text AS revision,
-  transaction_id::text AS transaction_id, global_position::text AS global_position, recorded_at`;
+export const EVENT_COLUMNS = `event_id::text AS event_id, type, data, metadata, stream_id, revision::text AS revision,
+  transaction_id::text AS transaction_id, global_position::text AS global_position, recorded_at, hash, previous_hash`;
 
 export const readStream = statement<{ streamId: string; fromRevision: number; maxCount: number | null }, EventRow>(
   `SELECT ${EVENT_COLUMNS} FROM events

@@ -15,7 +15,9 @@ import {
 import { trackSubscription } from '../tracked-subscription';
 import { type EventStoreLogger, silentLogger } from '../event-store.logger';
 import * as sql from './event-store.sql';
-import { eventsJson, expectedParams, toStoreError, toStoredEvent } from './event-rows';
+import { checkBatch, eventsJson, expectedParams, toStoreError, toStoredEvent } from './event-rows';
+import { chainBatch, type ChainHead, ChainHeadCache, GENESIS, StreamQueue } from '../event-hash';
+import { upgradeToChain } from './chain-backfill';
 import type { CrossProcessSignal } from './pg-notifications';
 import { ChangeSignal, PollingSubscription } from './polling-subscription';
 import type { SqlClient } from './sql-client';
@@ -27,13 +29,20 @@ export interface PostgresEventStoreOptions {
   idlePollMs?: number;
 }
 
-/** Creates the schema, tables and append function; safe to run from several processes at once. */
-export async function migrate(client: SqlClient, schema: string): Promise<void> {
+/**
+ * Creates the schema, tables and append function, and brings a store from before the hash chain
+ * up to it (returns how many stored events got their link); safe to run from several processes
+ * at once.
+ */
+export async function migrate(client: SqlClient, schema: string): Promise<{ linked: number }> {
   try {
-    await client.transaction(async (tx) => {
+    return await client.transaction(async (tx) => {
       await tx.query(sql.LOCK_MIGRATIONS);
       await tx.query(sql.createSchema(schema));
       for (const ddl of sql.SCHEMA_DDL) await tx.query(ddl);
+      const linked = await upgradeToChain(tx);
+      for (const ddl of sql.FUNCTION_DDL) await tx.query(ddl);
+      return { linked };
     });
   } catch (error) {
     throw toStoreError(error);
@@ -42,12 +51,18 @@ export async function migrate(client: SqlClient, schema: string): Promise<void> 
 
 const DEFAULT_BATCH_SIZE = 500;
 const START = { afterTransaction: '0', afterPosition: '0' };
+/** Chaining to a head another process has just moved: bounded, each try learns the real head. */
+const MAX_CHAIN_ATTEMPTS = 20;
+/** Never the revision of a head: the store answers 'stale' with the real one. */
+const UNKNOWN_HEAD: ChainHead = { revision: -2, hash: null };
 
 /** The event store over PostgreSQL or PGlite: the same SQL, one round trip per append. */
 export class PostgresEventStore implements EventStore {
   private readonly changes = new ChangeSignal();
   private readonly subscriptions = new Set<EventSubscription>();
   private readonly logger: EventStoreLogger;
+  private readonly heads = new ChainHeadCache();
+  private readonly queue = new StreamQueue();
   private closed = false;
 
   constructor(
@@ -63,25 +78,52 @@ export class PostgresEventStore implements EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
-    const params = { streamId, ...expectedParams(expected), eventsJson: eventsJson(events) };
-    const [row] = await this.run(sql.appendEvents, params, streamId, expected);
-    if (row.outcome === 'conflict') {
-      const actual = row.stream_version === null ? 'no_stream' : Number(row.stream_version);
-      throw new VersionConflictError(streamId, expected, actual);
+    checkBatch(events);
+    return this.queue.run(streamId, () => this.appendChained(streamId, events, expected));
+  }
+
+  private async appendChained(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    const recordedAt = new Date().toISOString();
+    let head = expected === 'no_stream' ? GENESIS : (this.heads.get(streamId) ?? UNKNOWN_HEAD);
+    for (let attempt = 1; ; attempt++) {
+      const links = chainBatch(streamId, head, events, recordedAt);
+      const params = {
+        streamId,
+        ...expectedParams(expected),
+        headRevision: head.revision,
+        headHash: head.hash,
+        eventsJson: eventsJson(events, links, recordedAt),
+      };
+      const [row] = await this.run(sql.appendEvents, params, streamId, expected);
+      const version = row.stream_version === null ? null : Number(row.stream_version);
+      if (row.outcome === 'stale' && attempt < MAX_CHAIN_ATTEMPTS) {
+        head = version === null ? GENESIS : { revision: version, hash: row.head_hash };
+        continue;
+      }
+      if (row.outcome === 'conflict' || row.outcome === 'stale') {
+        if (version !== null) this.heads.set(streamId, { revision: version, hash: row.head_hash });
+        throw new VersionConflictError(streamId, expected, version ?? 'no_stream');
+      }
+      if (row.outcome === 'appended') {
+        this.heads.set(streamId, { revision: Number(version), hash: row.head_hash });
+        this.changes.fire();
+        this.options.crossProcess?.publish();
+      }
+      return {
+        nextExpectedVersion: Number(version),
+        position: { hi: BigInt(row.transaction_id ?? 0), lo: BigInt(row.global_position ?? 0) },
+      };
     }
-    if (row.outcome === 'appended') {
-      this.changes.fire();
-      this.options.crossProcess?.publish();
-    }
-    return {
-      nextExpectedVersion: Number(row.stream_version),
-      position: { hi: BigInt(row.transaction_id ?? 0), lo: BigInt(row.global_position ?? 0) },
-    };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     const params = { streamId, fromRevision: options.fromRevision ?? 0, maxCount: options.maxCount ?? null };
-    return (await this.run(sql.readStream, params)).map(toStoredEvent);
+    const events = (await this.run(sql.readStream, params)).map(toStoredEvent);
+    const last = events[events.length - 1];
+    // Read to its end: what the next append chains to (commands read their stream, then append).
+    if (last && (options.maxCount === undefined || events.length < options.maxCount))
+      this.heads.set(streamId, { revision: last.revision, hash: last.hash });
+    return events;
   }
 
   async readAll(options: ReadAllOptions): Promise<StoredEvent[]> {
