@@ -126,7 +126,17 @@ module.exports = {
         'Adapters implement ports; they know no command, query, projection or feature. A port a ' +
         'feature needs lives with the feature, its adapter beside it.',
       from: { path: '^src/infrastructure/' },
-      to: { path: [WRITE, READ, PROJECTIONS, '^src/webhooks/', '^src/ingestion/', '^src/rate-limiting/'] },
+      to: {
+        path: [
+          WRITE,
+          READ,
+          PROJECTIONS,
+          '^src/webhooks/',
+          '^src/ingestion/',
+          '^src/rate-limiting/',
+          '^src/idempotency/',
+        ],
+      },
     },
     {
       name: 'no-orphans',

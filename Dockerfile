@@ -6,6 +6,8 @@ RUN npm ci --no-audit --no-fund
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bench ./bench
+COPY console ./console
+COPY clients ./clients
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: compiled code and production dependencies only, as an unprivileged user.

@@ -6,6 +6,8 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
+  // Every response the e2e tests receive is checked against the app's published OpenAPI document.
+  setupFilesAfterEnv: ['<rootDir>/test/support/openapi-conformance.setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

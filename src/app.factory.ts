@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
 import { RequestGate } from './platform/auth/request-gate';
+import { IdempotencyGuard } from './idempotency/idempotency.guard';
 import { restoringOnSend } from './platform/http/restoring.hook';
 import { ReadModels } from './projections/read-models.service';
 import { AppConfig } from './platform/config/app-config';
@@ -139,6 +140,11 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
   fastify.addHook('onRequest', gate.onRequest);
   fastify.addHook('onResponse', gate.onResponse);
   fastify.addHook('onSend', restoringOnSend(app.get(ReadModels)));
+  // After the gate (a principal to scope keys by) and the body parser (a body to compare), and
+  // last on send, so the answer it keeps is the one the client gets.
+  const idempotency = app.get(IdempotencyGuard);
+  fastify.addHook('preHandler', idempotency.preHandler);
+  fastify.addHook('onSend', idempotency.onSend);
 }
 
 function listenPlain(server: Server, config: AppConfig): Promise<number> {

@@ -8,9 +8,13 @@ import { CLUSTER, ClusterServices } from './infrastructure/cluster/cluster.port'
 import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import {
+  auditSettings,
   authSettings,
   clusterSettings,
+  consoleSettings,
+  idempotencySettings,
   infrastructureSettings,
   projectionSettings,
   rateLimitSettings,
@@ -44,6 +48,7 @@ import { READ_YOUR_WRITES } from './write/read-your-writes.port';
 import { GatewayController } from './read/gateway/http/gateway.controller';
 import { LookupGatewayTrunkHandler } from './read/gateway/gateway.queries';
 import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './read/trunk-history/trunk-history.queries';
+import { ListTrunksAsOfHandler } from './read/trunk-history/trunks-as-of.query';
 import { TrunksReadController } from './read/trunks/http/trunks.controller';
 import { ClickHouseTrunkStats } from './read/trunks/clickhouse-trunk-stats';
 import { CALL_RECORD_WRITER, CallIngestion } from './ingestion/call-ingestion.service';
@@ -65,6 +70,10 @@ import { RotateSipPasswordHandler } from './write/trunks/rotate-sip-password.han
 import { TrunkSupport } from './write/trunks/trunk-support';
 import { UpdateTrunkHandler } from './write/trunks/update-trunk.handler';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { AuditModule } from './audit/audit.module';
+import { RejectionsModule } from './rejections/rejections.module';
+import { ListGatewayChangesHandler } from './read/gateway/gateway-changes.query';
+import { ConsoleModule } from './console/console.module';
 
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
@@ -98,7 +107,11 @@ export class AppModule {
         infrastructure,
         ClusterModule.forRoot(clusterSettings(config), options.logger),
         RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure),
+        IdempotencyModule.forRoot(idempotencySettings(config), infrastructure),
         WebhooksModule.forRoot(webhookSettings(config)),
+        AuditModule.forRoot(auditSettings(config)),
+        RejectionsModule,
+        ConsoleModule.forRoot(consoleSettings(config)),
       ],
       controllers: [
         HealthController,
@@ -152,7 +165,9 @@ export class AppModule {
         GetTrunkHandler,
         GetTrunkHistoryHandler,
         GetTrunkAsOfHandler,
+        ListTrunksAsOfHandler,
         LookupGatewayTrunkHandler,
+        ListGatewayChangesHandler,
       ],
     };
   }

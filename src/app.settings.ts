@@ -1,8 +1,11 @@
 import type { ClusterSettings, InfrastructureSettings } from './infrastructure/infrastructure.settings';
 import { AppConfig, readModelNamespace } from './platform/config/app-config';
 import type { AuthSettings } from './platform/auth/auth.settings';
+import type { AuditSettings } from './audit/audit.settings';
+import type { ConsoleSettings } from './console/console.settings';
 import type { ProjectionSettings } from './projections/projection.settings';
 import type { RateLimitSettings } from './rate-limiting/rate-limiting.module';
+import { IDEMPOTENCY_DEFAULTS, IdempotencySettings } from './idempotency/idempotency.settings';
 import type { ReadSettings } from './read/read.settings';
 import type { WebhookSettings } from './webhooks/webhooks.settings';
 import type { WriteSettings } from './write/write.settings';
@@ -39,9 +42,15 @@ export function clusterSettings(config: AppConfig): ClusterSettings {
 export function rateLimitSettings(config: AppConfig): RateLimitSettings {
   return {
     perMinute: config.rateLimitPerMinute,
+    gatewayPerMinute: config.gatewayRateLimitPerMinute,
+    gatewayUnknownPerMinute: config.gatewayUnknownLookupsPerMinute,
     namespace: config.redisNamespace,
     readModelNamespace: readModelNamespace(config),
   };
+}
+
+export function idempotencySettings(config: AppConfig): IdempotencySettings {
+  return { namespace: config.redisNamespace, ...IDEMPOTENCY_DEFAULTS };
 }
 
 export function writeSettings(config: AppConfig): WriteSettings {
@@ -49,7 +58,7 @@ export function writeSettings(config: AppConfig): WriteSettings {
 }
 
 export function readSettings(config: AppConfig): ReadSettings {
-  return { sipDomain: config.sipDomain };
+  return { sipDomain: config.sipDomain, sipRoutes: config.sipRoutes };
 }
 
 export function projectionSettings(config: AppConfig): ProjectionSettings {
@@ -77,4 +86,12 @@ export function webhookSettings(config: AppConfig): WebhookSettings {
     alertEvaluationIntervalMs: config.alertEvaluationIntervalMs,
     consistencyTimeoutMs: config.consistencyTimeoutMs,
   };
+}
+
+export function consoleSettings(config: AppConfig): ConsoleSettings {
+  return { dir: config.consoleDir };
+}
+
+export function auditSettings(config: AppConfig): AuditSettings {
+  return { checkpointIntervalMs: config.auditCheckpointIntervalMs };
 }

@@ -465,7 +465,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Report refused INVITEs (the SIP gateway's rejection log) */
-        post: operations["RejectionsController_ingest"];
+        post: operations["ingestRejections"];
         delete?: never;
         options?: never;
         head?: never;
@@ -479,8 +479,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A trunk's rejected INVITEs, newest first */
-        get: operations["RejectionsController_list"];
+        /** List a trunk's rejected INVITEs, newest first */
+        get: operations["listTrunkRejections"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1154,7 +1154,7 @@ export interface components {
              * @description As GET /analytics/overview computes it over the window
              * @enum {string}
              */
-            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent";
+            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent" | "rejections";
             /**
              * @description The alert holds while `metric <comparison> threshold`
              * @enum {string}
@@ -1171,7 +1171,7 @@ export interface components {
             id: string;
             name: string | null;
             /** @enum {string} */
-            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent";
+            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent" | "rejections";
             /** @enum {string} */
             comparison: "gt" | "gte" | "lt" | "lte";
             threshold: number;
@@ -3847,7 +3847,7 @@ export interface operations {
                      * @description Required unless sip_code is given: then the failure taxonomy derives it (docs/sip-gateway.md)
                      * @enum {string}
                      */
-                    status: "connected" | "failed" | "disconnected";
+                    status?: "connected" | "failed" | "disconnected";
                     /** Format: date-time */
                     start_time: string;
                     /**
@@ -3931,7 +3931,7 @@ export interface operations {
                          * @description Required unless sip_code is given: then the failure taxonomy derives it (docs/sip-gateway.md)
                          * @enum {string}
                          */
-                        status: "connected" | "failed" | "disconnected";
+                        status?: "connected" | "failed" | "disconnected";
                         /** Format: date-time */
                         start_time: string;
                         /**
@@ -7015,7 +7015,7 @@ export interface operations {
             };
         };
     };
-    RejectionsController_ingest: {
+    ingestRejections: {
         parameters: {
             query?: never;
             header?: {
@@ -7276,14 +7276,14 @@ export interface operations {
             };
         };
     };
-    RejectionsController_list: {
+    listTrunkRejections: {
         parameters: {
             query?: {
+                limit?: number;
                 /** @description Rejections at or after this instant (or date); default 7 days ago */
                 from?: string;
                 /** @description Rejections at or before this instant (a date means the end of that UTC day) */
                 to?: string;
-                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
             };

@@ -7,7 +7,7 @@ import { CALL_BATCH_LISTENER, CallBatchListener } from './call-batch-listener.po
 import { EnrichedCallRecord } from './call-record.row';
 import { validateCallRecord } from './call-record.validation';
 import { CallRecordWriter } from './call-record.writer';
-import { MAX_RECORDS_PER_REQUEST, NdjsonBody, NdjsonLine } from './ndjson.parser';
+import { recordLines } from './ndjson.parser';
 
 export interface Rejection {
   index: number;
@@ -34,8 +34,9 @@ export class CallIngestion {
     @Optional() @Inject(CALL_BATCH_LISTENER) private readonly listener: CallBatchListener | null = null,
   ) {}
 
-  async ingest(accountId: string, body: unknown): Promise<IngestResult> {
-    const lines = linesOf(body);
+  /** `accountId` null: a gateway key, whose records each belong to their trunk's account. */
+  async ingest(accountId: string | null, body: unknown): Promise<IngestResult> {
+    const lines = recordLines(body, 'calls');
     const rejected: Rejection[] = [];
     const valid: {
       index: number;
@@ -58,7 +59,7 @@ export class CallIngestion {
       if (!verdict.ok) continue;
       const trunk = trunks.get(verdict.record.trunk_id);
       // Another account's trunk is reported exactly like a missing one: ids do not leak.
-      if (!trunk || trunk.account_id !== accountId) {
+      if (!trunk || (accountId !== null && trunk.account_id !== accountId)) {
         rejected.push({
           index,
           id: verdict.record.id,
@@ -67,10 +68,11 @@ export class CallIngestion {
         });
         continue;
       }
-      accepted.push({ ...verdict.record, account_id: accountId, provider: trunk.ai_provider });
+      accepted.push({ ...verdict.record, account_id: trunk.account_id, provider: trunk.ai_provider });
     }
     await this.writer.submit(accepted);
-    if (this.listener && accepted.length > 0) await this.listener.callsAccepted(accountId, accepted);
+    if (this.listener)
+      for (const [account, records] of byAccount(accepted)) await this.listener.callsAccepted(account, records);
     return { accepted: accepted.length, rejected: rejected.sort((a, b) => a.index - b.index) };
   }
 
@@ -100,21 +102,14 @@ export class CallIngestion {
   }
 }
 
-function linesOf(body: unknown): NdjsonLine[] {
-  if (body instanceof NdjsonBody) return body.lines;
-  const list = Array.isArray(body)
-    ? body
-    : body && typeof body === 'object' && Array.isArray((body as { calls?: unknown }).calls)
-      ? (body as { calls: unknown[] }).calls
-      : null;
-  if (!list)
-    throw new DomainError(
-      'missing_required_field',
-      'Send NDJSON (application/x-ndjson), a JSON array of records, or {"calls": [...]}',
-    );
-  if (list.length > MAX_RECORDS_PER_REQUEST)
-    throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
-  return list.map((value) => ({ value }));
+function byAccount(records: EnrichedCallRecord[]): Map<string, EnrichedCallRecord[]> {
+  const groups = new Map<string, EnrichedCallRecord[]>();
+  for (const record of records) {
+    const group = groups.get(record.account_id);
+    if (group) group.push(record);
+    else groups.set(record.account_id, [record]);
+  }
+  return groups;
 }
 
 function idOf(value: unknown): string | null {

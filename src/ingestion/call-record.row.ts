@@ -1,4 +1,6 @@
 import { CallRecord, codecGroup, latencyBin } from './call-record';
+import { NO_SIGNALLING } from './call-signalling';
+import { e164Of } from './caller';
 
 /** A validated record with what ingestion adds from the trunk read model. */
 export interface EnrichedCallRecord extends CallRecord {
@@ -34,6 +36,18 @@ export interface CallRow {
   turns: string;
   sip_trace: string;
   ingested_at: string;
+  /** The E.164 forms of from/to ('' when the caller is not a number). */
+  from_e164: string;
+  to_e164: string;
+  invite_at: string | null;
+  ringing_at: string | null;
+  answered_at: string | null;
+  sip_code: number | null;
+  sip_reason: string;
+  q850_cause: number | null;
+  failure_class: string;
+  retryable: number | null;
+  source_address: string;
 }
 
 /** ClickHouse DateTime64(3) text: `YYYY-MM-DD hh:mm:ss.sss`, read as UTC by the column's zone. */
@@ -51,6 +65,8 @@ export function totalLatency(
 
 export function rowOf(record: EnrichedCallRecord, version: number, now: Date): CallRow {
   const total = totalLatency(record);
+  const signalling = record.signalling ?? NO_SIGNALLING;
+  const at = (date: Date | null) => (date ? chDateTime(date) : null);
   return {
     account_id: record.account_id,
     start_time: chDateTime(record.start_time),
@@ -78,5 +94,16 @@ export function rowOf(record: EnrichedCallRecord, version: number, now: Date): C
     turns: JSON.stringify(record.turns),
     sip_trace: record.sip_trace ?? '',
     ingested_at: chDateTime(now),
+    from_e164: e164Of(record.from) ?? '',
+    to_e164: e164Of(record.to) ?? '',
+    invite_at: at(signalling.invite_at),
+    ringing_at: at(signalling.ringing_at),
+    answered_at: at(signalling.answered_at),
+    sip_code: signalling.sip_code,
+    sip_reason: signalling.sip_reason ?? '',
+    q850_cause: signalling.q850_cause,
+    failure_class: signalling.failure_class ?? '',
+    retryable: signalling.retryable === null ? null : Number(signalling.retryable),
+    source_address: signalling.source_address ?? '',
   };
 }

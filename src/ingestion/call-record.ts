@@ -1,3 +1,5 @@
+import type { CallSignalling } from './call-signalling';
+
 /** A call record as ingestion accepts it, after validation (detail form of api.md + direction). */
 export interface CallRecord {
   id: string;
@@ -18,6 +20,8 @@ export interface CallRecord {
   disconnect_reason: string | null;
   turns: Turn[];
   sip_trace: string | null;
+  /** What a SIP gateway saw (docs/sip-gateway.md); absent for records built without one. */
+  signalling?: CallSignalling;
 }
 
 export interface Turn {

@@ -1,4 +1,17 @@
 import { CALL_STATUSES, CallRecord, Turn } from './call-record';
+import { CALLER } from './caller';
+import { SIGNALLING_FIELDS, signallingOf } from './call-signalling.validation';
+import {
+  fieldsOf,
+  instant,
+  Invalid,
+  judge,
+  oneOf,
+  optionalInt,
+  optionalNumber,
+  optionalText,
+  text,
+} from './record-fields';
 
 export type RecordVerdict =
   | { ok: true; record: CallRecord }
@@ -6,8 +19,6 @@ export type RecordVerdict =
 
 const ID = /^call_[A-Za-z0-9_-]{1,64}$/;
 const TRUNK_ID = /^conn_[A-Za-z0-9]{1,64}$/;
-const E164 = /^\+[1-9]\d{1,14}$/;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const CODEC = /^[A-Za-z0-9._-]{1,32}$/;
 const REASON = /^[A-Za-z0-9._ -]{1,64}$/;
 export const MAX_SIP_TRACE_BYTES = 64 * 1024;
@@ -34,16 +45,8 @@ const KNOWN = new Set([
   'sip_trace',
   'metrics',
   'account_id',
+  ...SIGNALLING_FIELDS,
 ]);
-
-class Invalid extends Error {
-  constructor(
-    readonly code: 'missing_required_field' | 'invalid_field' | 'too_large',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * One record, judged on its own: a bad record is rejected with a reason while the rest of its
@@ -51,20 +54,12 @@ class Invalid extends Error {
  * `metrics` (detail form). `account_id` in the body is ignored: it comes from the trunk.
  */
 export function validateCallRecord(input: unknown): RecordVerdict {
-  try {
-    return { ok: true, record: parse(input) };
-  } catch (error) {
-    if (error instanceof Invalid) return { ok: false, code: error.code, message: error.message };
-    throw error;
-  }
+  const verdict = judge(() => parse(input));
+  return verdict.ok ? { ok: true, record: verdict.value } : verdict;
 }
 
 function parse(input: unknown): CallRecord {
-  if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw new Invalid('invalid_field', 'a record must be a JSON object');
-  const raw = input as Record<string, unknown>;
-  const unknown = Object.keys(raw).find((k) => !KNOWN.has(k));
-  if (unknown) throw new Invalid('invalid_field', `unknown field: ${unknown}`);
+  const raw = fieldsOf(input, KNOWN, 'record');
   const metrics = raw.metrics === undefined ? {} : raw.metrics;
   if (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics))
     throw new Invalid('invalid_field', 'metrics must be an object');
@@ -74,13 +69,19 @@ function parse(input: unknown): CallRecord {
   const end = instant(raw.end_time, 'end_time', false);
   if (end && end.getTime() < start.getTime()) throw new Invalid('invalid_field', 'end_time is before start_time');
   const duration = optionalInt(raw.duration_seconds, 'duration_seconds', 0, 7 * 86_400);
+  const disconnectReason = optionalText(raw.disconnect_reason, 'disconnect_reason', REASON);
+  const signalling = signallingOf(raw, { start, end, disconnectReason });
+  const status =
+    raw.status === undefined && signalling.classified
+      ? signalling.classified.status
+      : oneOf(raw.status, 'status', CALL_STATUSES);
   return {
     id: text(raw.id, 'id', ID, 'id must be call_ followed by 1-64 letters, digits, _ or -'),
     trunk_id: text(raw.trunk_id, 'trunk_id', TRUNK_ID, 'trunk_id must be a trunk id (conn_…)'),
     direction: oneOf(raw.direction ?? 'inbound', 'direction', ['inbound', 'outbound']),
-    from: text(raw.from, 'from', E164, 'from must be an E.164 number (+ and 2-15 digits)'),
-    to: text(raw.to, 'to', E164, 'to must be an E.164 number (+ and 2-15 digits)'),
-    status: oneOf(raw.status, 'status', CALL_STATUSES),
+    from: text(raw.from, 'from', CALLER, CALLER_MESSAGE('from')),
+    to: text(raw.to, 'to', CALLER, CALLER_MESSAGE('to')),
+    status,
     start_time: start,
     end_time: end,
     duration_seconds: duration ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0),
@@ -90,55 +91,15 @@ function parse(input: unknown): CallRecord {
     packet_loss_percent: optionalNumber(pick('packet_loss_percent'), 'packet_loss_percent', 0, 100),
     jitter_ms: optionalInt(pick('jitter_ms'), 'jitter_ms', 0, MAX_LATENCY_MS),
     codec_used: optionalText(pick('codec_used'), 'codec_used', CODEC),
-    disconnect_reason: optionalText(raw.disconnect_reason, 'disconnect_reason', REASON),
+    disconnect_reason: disconnectReason,
     turns: turns(raw.turns),
     sip_trace: sipTrace(raw.sip_trace),
+    signalling: signalling.fields,
   };
 }
 
-function text(value: unknown, field: string, pattern: RegExp, message: string): string {
-  if (value === undefined || value === null) throw new Invalid('missing_required_field', `${field} is required`);
-  if (typeof value !== 'string' || !pattern.test(value)) throw new Invalid('invalid_field', message);
-  return value;
-}
-
-function optionalText(value: unknown, field: string, pattern: RegExp): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !pattern.test(value))
-    throw new Invalid('invalid_field', `${field} must match ${pattern.source}`);
-  return value;
-}
-
-function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
-  if (value === undefined || value === null) throw new Invalid('missing_required_field', `${field} is required`);
-  if (typeof value !== 'string' || !allowed.includes(value as T))
-    throw new Invalid('invalid_field', `${field} must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
-
-function instant(value: unknown, field: string, required: boolean): Date | null {
-  if (value === undefined || value === null) {
-    if (required) throw new Invalid('missing_required_field', `${field} is required`);
-    return null;
-  }
-  const ms = typeof value === 'string' && ISO_INSTANT.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new Invalid('invalid_field', `${field} must be an ISO 8601 instant with a time zone`);
-  return new Date(ms);
-}
-
-function optionalInt(value: unknown, field: string, min: number, max: number): number | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new Invalid('invalid_field', `${field} must be an integer from ${min} to ${max}`);
-  return value;
-}
-
-function optionalNumber(value: unknown, field: string, min: number, max: number): number | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-    throw new Invalid('invalid_field', `${field} must be a number from ${min} to ${max}`);
-  return value;
-}
+const CALLER_MESSAGE = (field: string) =>
+  `${field} must be an E.164 number or a SIP caller as given (1-128 printable characters, no spaces, quotes or angle brackets)`;
 
 function turns(value: unknown): Turn[] {
   if (value === undefined || value === null) return [];

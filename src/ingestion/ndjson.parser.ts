@@ -87,3 +87,24 @@ function parseLine(line: Buffer): NdjsonLine {
     return { error: `line is not valid JSON: ${(error as Error).message}` };
   }
 }
+
+/**
+ * The records of an ingestion body: NDJSON lines as parsed, or a JSON array, or an object with
+ * the array under `listKey` (`{"calls": [...]}`), each line judged on its own afterwards.
+ */
+export function recordLines(body: unknown, listKey: string): NdjsonLine[] {
+  if (body instanceof NdjsonBody) return body.lines;
+  const list = Array.isArray(body)
+    ? body
+    : body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>)[listKey])
+      ? ((body as Record<string, unknown>)[listKey] as unknown[])
+      : null;
+  if (!list)
+    throw new DomainError(
+      'missing_required_field',
+      `Send NDJSON (application/x-ndjson), a JSON array of records, or {"${listKey}": [...]}`,
+    );
+  if (list.length > MAX_RECORDS_PER_REQUEST)
+    throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
+  return list.map((value) => ({ value }));
+}

@@ -26,3 +26,25 @@ export interface CredentialGate {
 }
 
 export const CREDENTIAL_GATE = Symbol('CredentialGate');
+
+/** Requests per minute: an ordinary key (and a client without one), a gateway key, and its lookups of unknown users. */
+export interface CredentialLimits {
+  perMinute: number;
+  gatewayPerMinute: number;
+  gatewayUnknownPerMinute: number;
+}
+
+/**
+ * The bucket and limit a request counts against: a key's own bucket, a gateway key's budget, or
+ * for a gateway key's lookup that found nothing (`found` false) the bucket of unknown lookups.
+ */
+export function budgetOf(
+  credential: KeyCredential,
+  limits: CredentialLimits,
+  found: boolean | undefined,
+): { bucket: string; limit: number } {
+  const bucket = `key:${credential.keyId}`;
+  if (!credential.scopes.includes('gateway')) return { bucket, limit: limits.perMinute };
+  if (found === false) return { bucket: `${bucket}:unknown`, limit: limits.gatewayUnknownPerMinute };
+  return { bucket, limit: limits.gatewayPerMinute };
+}

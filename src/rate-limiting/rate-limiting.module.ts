@@ -1,6 +1,7 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS } from '../infrastructure/infrastructure.module';
+import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { ApiKeyLookup } from '../read/api-keys/api-key.lookup';
 import { CREDENTIAL_GATE, CredentialGate } from './credential-gate';
 import { MemoryKeyUsageStore } from './memory.key-usage-store';
@@ -14,6 +15,10 @@ import { StoreCredentialGate } from './store.credential-gate';
 export interface RateLimitSettings {
   /** RATE_LIMIT_PER_MINUTE, per API key (or per client address without a valid key). */
   perMinute: number;
+  /** GATEWAY_RATE_LIMIT_PER_MINUTE: a gateway key's own budget. */
+  gatewayPerMinute: number;
+  /** GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE: a gateway key's lookups of unknown users, counted apart. */
+  gatewayUnknownPerMinute: number;
   /** REDIS_NAMESPACE: counters and key usage live under it. */
   namespace: string;
   /** Where the credential records live, for the gate's one-script lookup. */
@@ -45,14 +50,19 @@ export class RateLimitingModule implements OnApplicationShutdown {
         {
           // Both stores are in Redis exactly when REDIS_URL is set: then one script does it all.
           provide: LIMITS,
-          inject: [REDIS, ApiKeyLookup],
-          useFactory: (redis: Redis | null, lookup: ApiKeyLookup): Limits => {
+          inject: [REDIS, ApiKeyLookup, READ_MODEL_STORE],
+          useFactory: (redis: Redis | null, lookup: ApiKeyLookup, store: ReadModelStore): Limits => {
+            const limits = {
+              perMinute: settings.perMinute,
+              gatewayPerMinute: settings.gatewayPerMinute,
+              gatewayUnknownPerMinute: settings.gatewayUnknownPerMinute,
+            };
             if (!redis) {
               const limiter = new MemoryRateLimiter();
-              return { limiter, gate: new StoreCredentialGate(limiter, lookup, settings.perMinute) };
+              return { limiter, gate: new StoreCredentialGate(limiter, lookup, limits, store) };
             }
             const limiter = new RedisRateLimiter(redis, settings.namespace, settings.readModelNamespace);
-            return { limiter, gate: new RedisCredentialGate(limiter, settings.readModelNamespace, settings.perMinute) };
+            return { limiter, gate: new RedisCredentialGate(limiter, settings.readModelNamespace, limits) };
           },
         },
         { provide: RATE_LIMITER, inject: [LIMITS], useFactory: (limits: Limits): RateLimiter => limits.limiter },

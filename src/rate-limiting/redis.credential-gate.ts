@@ -1,7 +1,7 @@
 import { ReadAhead, ReadAheadResult, ReadAheadValue } from '../infrastructure/read-model/read-ahead';
 import { apiKeyKeys } from '../projections/api-keys/api-keys.projection';
 import { credentialFrom, KeyCredential } from '../read/api-keys/api-key.lookup';
-import type { CredentialGate, GateResult } from './credential-gate';
+import type { CredentialGate, CredentialLimits, GateResult } from './credential-gate';
 import type { RateLimitDecision } from './rate-limiter.port';
 import { RedisRateLimiter } from './redis.rate-limiter';
 import { WINDOW_SECONDS } from './rate-window';
@@ -14,7 +14,7 @@ export class RedisCredentialGate implements CredentialGate {
   constructor(
     private readonly limiter: RedisRateLimiter,
     private readonly readModelNamespace: string,
-    private readonly perMinute: number,
+    private readonly limits: CredentialLimits,
   ) {}
 
   async lookupAndConsume(
@@ -27,9 +27,10 @@ export class RedisCredentialGate implements CredentialGate {
       key,
       'key:',
       fallbackBucket,
-      this.perMinute,
+      this.limits.perMinute,
       WINDOW_SECONDS,
       ahead,
+      { perMinute: this.limits.gatewayPerMinute, unknownPerMinute: this.limits.gatewayUnknownPerMinute },
     );
     return {
       credential: credentialFrom(found.credential),
@@ -39,12 +40,12 @@ export class RedisCredentialGate implements CredentialGate {
   }
 
   consume(bucket: string): Promise<RateLimitDecision> {
-    return this.limiter.consume(bucket, this.perMinute, WINDOW_SECONDS);
+    return this.limiter.consume(bucket, this.limits.perMinute, WINDOW_SECONDS);
   }
 
   async consumeReadingAhead(bucket: string, ahead?: ReadAhead): Promise<GateResult> {
     if (!ahead) return { decision: await this.consume(bucket) };
-    const found = await this.limiter.consumeReadingAhead(bucket, this.perMinute, WINDOW_SECONDS, ahead);
+    const found = await this.limiter.consumeReadingAhead(bucket, this.limits.perMinute, WINDOW_SECONDS, ahead);
     return { decision: found.decision, readAhead: aheadResult(ahead, found.readAhead) };
   }
 }

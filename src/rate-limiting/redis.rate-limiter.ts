@@ -52,20 +52,36 @@ return {allowed, count, resetAt, readAhead(ARGV[4])}`;
 /*
  * The request gate's one round trip: read an API key's credential record (a hash of the read
  * models) and count the request against that key's bucket, or against the fallback bucket (the
- * client address) when no such key exists.
+ * client address) when no such key exists. A gateway key has its own budget, and its lookups
+ * that find nothing (the read ahead is missing) count in a bucket of their own, so a flood of
+ * unknown user names never locks out the known ones (docs/sip-gateway.md).
  * KEYS[1] credential hash, [KEYS[2] read ahead]; ARGV: window, limit, margin, key bucket prefix,
- * fallback bucket[, read-ahead kind].
- * Returns {allowed, count, resetAt, credential fields as a flat list[, the record read ahead]}.
+ * fallback bucket, gateway limit, gateway unknown-lookup limit[, read-ahead kind].
+ * Returns {allowed, count, resetAt, credential fields as a flat list, the limit applied[, the record read ahead]}.
  */
 const LOOKUP_CONSUME_LUA = `${READ_AHEAD_LUA}${COUNT_LUA}
 local record = redis.call('HGETALL', KEYS[1])
 local keyId = nil
+local scopes = ''
 for i = 1, #record, 2 do
   if record[i] == 'key_id' then keyId = record[i + 1] end
+  if record[i] == 'scopes' then scopes = record[i + 1] end
 end
-local bucket = keyId and (ARGV[4] .. keyId) or ARGV[5]
-local allowed, count, resetAt = countIn(bucket, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
-return {allowed, count, resetAt, record, readAhead(ARGV[6])}`;
+local ahead = readAhead(ARGV[8])
+local bucket = ARGV[5]
+local limit = tonumber(ARGV[2])
+if keyId then
+  bucket = ARGV[4] .. keyId
+  if string.find(',' .. scopes .. ',', ',gateway,', 1, true) then
+    limit = tonumber(ARGV[6])
+    if #KEYS >= 2 and not ahead then
+      bucket = bucket .. ':unknown'
+      limit = tonumber(ARGV[7])
+    end
+  end
+end
+local allowed, count, resetAt = countIn(bucket, tonumber(ARGV[1]), limit, tonumber(ARGV[3]))
+return {allowed, count, resetAt, record, limit, ahead}`;
 
 const EXPIRY_MARGIN_SECONDS = 5;
 
@@ -77,6 +93,12 @@ export interface CredentialDecision {
   decision: RateLimitDecision;
   /** Present when a read ahead was asked for. */
   readAhead?: ReadAheadValue;
+}
+
+/** A gateway key's budget, and the part of it its lookups of unknown user names may use. */
+export interface GatewayLimits {
+  perMinute: number;
+  unknownPerMinute: number;
 }
 
 export interface BucketDecision {
@@ -107,7 +129,8 @@ export class RedisRateLimiter implements RateLimiter {
   /**
    * Reads the credential hash at `credentialKey` (a full Redis key) and consumes from bucket
    * `keyBucketPrefix + key_id` when it has a key_id, else from `fallbackBucket`; with `ahead`,
-   * also reads that read model. One round trip.
+   * also reads that read model. A gateway key counts against `gateway` (see LOOKUP_CONSUME_LUA).
+   * One round trip.
    */
   async consumeWithCredential(
     credentialKey: string,
@@ -116,21 +139,26 @@ export class RedisRateLimiter implements RateLimiter {
     limit: number,
     windowSeconds: number,
     ahead?: ReadAhead,
+    gateway: GatewayLimits = { perMinute: limit, unknownPerMinute: limit },
   ): Promise<CredentialDecision> {
     assertLimitArgs(limit, windowSeconds);
+    assertLimitArgs(gateway.perMinute, windowSeconds);
+    assertLimitArgs(gateway.unknownPerMinute, windowSeconds);
     const args = [
       windowSeconds,
       limit,
       EXPIRY_MARGIN_SECONDS,
       `${this.namespace}rl:${keyBucketPrefix}`,
       `${this.namespace}rl:${fallbackBucket}`,
+      gateway.perMinute,
+      gateway.unknownPerMinute,
     ];
-    const [allowed, count, resetAt, flat, aheadValue] = ahead
+    const [allowed, count, resetAt, flat, applied, aheadValue] = ahead
       ? await this.lookupConsumeAheadScript(credentialKey, this.readModelNamespace + ahead.key, ...args, ahead.kind)
       : await this.lookupConsumeScript(credentialKey, ...args);
     const result: CredentialDecision = {
       credential: record(flat as string[]),
-      decision: decision(allowed === 1, limit, count, resetAt),
+      decision: decision(allowed === 1, Number(applied), count, resetAt),
     };
     if (ahead) result.readAhead = valueOf(ahead, aheadValue);
     return result;

@@ -13,9 +13,11 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'idempotency_key_in_use'
   | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'idempotency_key_reused'
   | 'header_fields_too_large'
   | 'rate_limit_exceeded'
   | 'internal_error'
@@ -33,9 +35,11 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  idempotency_key_in_use: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   header_fields_too_large: 431,
   rate_limit_exceeded: 429,
   internal_error: 500,

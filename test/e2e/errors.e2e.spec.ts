@@ -16,6 +16,18 @@ describe('error envelope for bad input', () => {
     expectError(await app.admin.get('/nowhere'), 404, 'not_found');
   });
 
+  it('answers a /v1 route that does not exist with 404 not_found to a key of every scope', async () => {
+    const keys = await Promise.all(
+      (['full', 'read', 'ingest'] as const).map(async (scope) => (await provisionAccountDirect(app, [scope])).client),
+    );
+    for (const client of [app.admin, ...keys]) {
+      expectError(await client.get('/v1/nowhere'), 404, 'not_found');
+      expectError(await client.post('/v1/trunks/conn_x/nowhere', {}), 404, 'not_found');
+      expectError(await client.get('/v1/accounts/acct_x/nowhere'), 404, 'not_found');
+    }
+    expectError(await app.anonymous.get('/v1/nowhere'), 401, 'missing_authentication');
+  });
+
   it('answers a known path with the wrong method with 405 and Allow', async () => {
     const response = await app.admin.call('PUT', '/v1/accounts');
     expectError(response, 405, 'method_not_allowed');

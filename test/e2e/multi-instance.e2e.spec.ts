@@ -136,6 +136,20 @@ describe('three instances on one event store and one Redis', () => {
     expect(outcomes).toEqual(Array(9).fill([201, 200, true]));
   });
 
+  it('creates one trunk for one Idempotency-Key sent through all three instances at once', async () => {
+    const [writeKey] = await account([['full']]);
+    const body = trunkBody();
+    const headers = { 'idempotency-key': `multi-${randomBytes(6).toString('hex')}` };
+    const responses = await Promise.all(
+      [...instances, ...instances].map((i) => i.admin.withKey(writeKey).post('/v1/trunks', body, { headers })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
+    expect(responses.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(5);
+    const listed = await instances[1].admin.withKey(writeKey).get('/v1/trunks');
+    expect(listed.body.pagination.total).toBe(1);
+  });
+
   it('refuses a key revoked through one instance on every instance at once', async () => {
     const ids: string[] = [];
     const [key] = await account([['read']], ids);

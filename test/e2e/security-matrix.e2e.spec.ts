@@ -13,20 +13,26 @@ import { startFuzzApp } from '../fuzz/support/fuzz-session';
  * The expectations below are written from decisions.md, not derived from route-policy.ts: a route
  * under a prefix no rule names fails the first test until someone decides who may use it.
  */
-type Area = 'public' | 'admin' | 'ingest' | 'account';
+type Area = 'public' | 'admin' | 'ingest' | 'audit' | 'account';
 const RULES: { area: Area; match: RegExp }[] = [
   { area: 'public', match: /^\/(healthz|readyz|v1\/openapi\.json)$/ },
+  // The console and the API reference: static pages, no data without a key.
+  { area: 'public', match: /^\/(console|docs)(\/|$)/ },
   { area: 'admin', match: /^\/v1\/(accounts|api-keys)(\/|$)/ },
   { area: 'ingest', match: /^\/v1\/(ingest|gateway)\// },
+  // The account's audit log (docs/audit.md): the audit scope, or full.
+  { area: 'audit', match: /^\/v1\/audit-events(\/|$)/ },
   { area: 'account', match: /^\/v1\/(trunks|calls|analytics|webhook-endpoints|webhook-deliveries|alert-rules)(\/|$)/ },
 ];
 const areaOf = (path: string): Area | null => RULES.find((rule) => rule.match.test(path))?.area ?? null;
 
-type Scope = 'admin' | 'full' | 'read' | 'ingest';
+type Scope = 'admin' | 'full' | 'read' | 'ingest' | 'audit' | 'gateway';
 /** decisions.md: admin manages accounts and keys; full everything of its account (ingestion included); read GET only; ingest only ingestion. */
 function scopeMayUse(scope: Scope, area: Exclude<Area, 'public'>, method: string): boolean {
   if (area === 'admin') return scope === 'admin';
-  if (area === 'ingest') return scope === 'ingest' || scope === 'full';
+  // gateway: a SIP gateway's platform key, for every account's ingestion and lookups (docs/sip-gateway.md).
+  if (area === 'ingest') return scope === 'ingest' || scope === 'full' || scope === 'gateway';
+  if (area === 'audit') return scope === 'audit' || scope === 'full';
   return scope === 'full' || (scope === 'read' && method === 'GET');
 }
 
@@ -59,6 +65,7 @@ describe('security matrix: every route × every credential', () => {
         })
       ).body.key;
     }
+    keys.gateway = (await app.admin.post('/v1/api-keys', { name: 'sip gateway', scopes: ['gateway'] })).body.key;
     await populate(app, world, operations, 'other');
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now() + 100)));
   }, 90_000);
@@ -101,7 +108,11 @@ describe('security matrix: every route × every credential', () => {
     for (const route of routes.filter((r) => areaOf(r.path) === 'public')) {
       for (const authorization of [null, 'Bearer not-a-key', `Bearer ${keys['revoked:full']}`]) {
         const response = await call(route, authorization);
-        if (response.status !== 200) bad.push(`${routeKey(route)} with ${authorization}: ${got(response)}`);
+        // A page's file route called with a made-up name is 404, and /console before the console
+        // is built is 503: neither asks for a key, which is what is checked here.
+        const page = /^\/(console|docs)\//.test(`${route.path}/`);
+        const served = response.status === 200 || (page && ![401, 403].includes(response.status));
+        if (!served) bad.push(`${routeKey(route)} with ${authorization}: ${got(response)}`);
       }
     }
     expect(bad).toEqual([]);
@@ -142,7 +153,9 @@ describe('security matrix: every route × every credential', () => {
     ],
   ];
   const neededScope = (route: RouteEntry): string =>
-    ({ admin: 'admin', ingest: 'ingest', account: 'full' })[areaOf(route.path) as Exclude<Area, 'public'>];
+    ({ admin: 'admin', ingest: 'ingest', audit: 'full', account: 'full' })[
+      areaOf(route.path) as Exclude<Area, 'public'>
+    ];
 
   it.each(refusals)('answers every non-public route with 401 for %s', async (_label, authorization, code, message) => {
     const bad: string[] = [];
@@ -159,7 +172,7 @@ describe('security matrix: every route × every credential', () => {
     expect(bad).toEqual([]);
   });
 
-  it.each(['admin', 'full', 'read', 'ingest'] as Scope[])(
+  it.each(['admin', 'full', 'read', 'ingest', 'audit', 'gateway'] as Scope[])(
     'lets a %s key through exactly the routes decisions.md gives it, 403 forbidden elsewhere',
     async (scope) => {
       const key = {
@@ -167,6 +180,8 @@ describe('security matrix: every route × every credential', () => {
         full: world.keys.own.full,
         read: world.keys.own.read,
         ingest: world.keys.own.ingest,
+        audit: world.keys.own.audit,
+        gateway: keys.gateway,
       }[scope];
       const bad: string[] = [];
       for (const route of scoped()) {
@@ -180,6 +195,24 @@ describe('security matrix: every route × every credential', () => {
       expect(bad).toEqual([]);
     },
   );
+
+  it("shows an account's audit log (list, verify, export) none of another account's events", async () => {
+    const read = (path: string) => app.anonymous.get(path, { key: world.keys.own.audit });
+    const [list, verify, exported] = await Promise.all([
+      read('/v1/audit-events?limit=100'),
+      read('/v1/audit-events/verify'),
+      read('/v1/audit-events/export'),
+    ]);
+    expect([list.status, verify.status, exported.status]).toEqual([200, 200, 200]);
+    expect(list.body.events.length).toBeGreaterThan(0);
+    expect(list.body.events.every((e: any) => e.data.account_id === world.accounts.own)).toBe(true);
+    const theirs = [world.accounts.other, world.pick('/v1/trunks', 'other', 0)].filter((id): id is string => !!id);
+    expect(theirs.length).toBe(2);
+    for (const id of theirs) {
+      expect(list.text).not.toContain(id);
+      expect(exported.text).not.toContain(id);
+    }
+  });
 
   it("answers 404 not_found for another account's resource on every account and ingest route with an id, and changes nothing of it", async () => {
     const bad: string[] = [];

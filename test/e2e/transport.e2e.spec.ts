@@ -36,8 +36,9 @@ describe('HTTPS transport', () => {
     const openapi = await app.anonymous.get('/v1/openapi.json');
     expect(openapi.status).toBe(200);
     expect(openapi.body.openapi).toMatch(/^3\./);
+    expect(openapi.body.servers).toEqual([expect.objectContaining({ url: '/v1' })]);
     expect(Object.keys(openapi.body.paths)).toEqual(
-      expect.arrayContaining(['/v1/accounts', '/v1/api-keys', '/v1/api-keys/{id}']),
+      expect.arrayContaining(['/accounts', '/api-keys', '/api-keys/{id}']),
     );
   });
 

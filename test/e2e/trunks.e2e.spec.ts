@@ -304,8 +304,10 @@ describe('trunks over HTTPS (Redis read models)', () => {
         provider_settings: { model: 'gpt-realtime', voice: 'alloy' },
         system_prompt: 'Hi',
         allowed_addresses: null,
+        allowed_cidrs: null,
         elevenlabs_agent_id: null,
         custom_endpoint: null,
+        sip_target: null,
         ha1: ha1(user, body.sip_password as string),
       });
       const rotated = await client.post(`/v1/trunks/${id}/rotate-password`);

@@ -120,12 +120,12 @@ describe('webhooks over HTTPS against a local receiver', () => {
     it('describes the routes in the OpenAPI document', async () => {
       const doc = (await app.anonymous.get('/v1/openapi.json')).body;
       for (const route of [
-        '/v1/webhook-endpoints',
-        '/v1/webhook-endpoints/{id}/rotate-secret',
-        '/v1/webhook-endpoints/{id}/test',
-        '/v1/webhook-endpoints/{id}/deliveries',
-        '/v1/webhook-deliveries/{id}/replay',
-        '/v1/alert-rules',
+        '/webhook-endpoints',
+        '/webhook-endpoints/{id}/rotate-secret',
+        '/webhook-endpoints/{id}/test',
+        '/webhook-endpoints/{id}/deliveries',
+        '/webhook-deliveries/{id}/replay',
+        '/alert-rules',
       ]) {
         expect(doc.paths).toHaveProperty([route]);
       }
@@ -137,6 +137,7 @@ describe('webhooks over HTTPS against a local receiver', () => {
         'avg_ai_latency_ms',
         'success_rate',
         'avg_packet_loss_percent',
+        'rejections',
       ]);
     });
   });

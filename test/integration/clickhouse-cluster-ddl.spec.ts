@@ -25,6 +25,8 @@ const tablesOf = (statements: string[]) =>
 /** The single-node reading of cluster DDL: what chDB (no Keeper, no clusters) can run. */
 function singleNode(statement: string): string | null {
   if (/ENGINE = Distributed\(/.test(statement) || /^INSERT /.test(statement)) return null;
+  // An ALTER of a table's Distributed part (the one not named _local), left out above.
+  if (/^ALTER TABLE \w+ ON CLUSTER/.test(statement) && !/^ALTER TABLE \w+_local /.test(statement)) return null;
   return statement
     .replace(/ ON CLUSTER '\w+'/, '')
     .replace(/Replicated(\w*MergeTree)\('[^']*', '\{replica\}'(, )?/, '$1(');

@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { observeExchange } from './openapi-conformance';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -50,12 +51,14 @@ export class ApiClient {
     } catch {
       parsed = undefined;
     }
-    return {
+    const result: ApiResponse<T> = {
       status: response.statusCode,
       headers: response.headers as ApiResponse['headers'],
       body: parsed as T,
       text,
     };
+    observeExchange(this.origin, { method: method.toUpperCase(), path, ...result });
+    return result;
   }
 
   get<T = any>(path: string, options?: Parameters<ApiClient['call']>[2]) {

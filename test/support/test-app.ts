@@ -10,6 +10,8 @@ import type { Scope } from '../../src/shared/api-key-scopes';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
 import { ApiClient } from './http-client';
+import { registerPublishedDocument } from './openapi-conformance';
+import { OpenApiDocument } from '../../src/platform/openapi/openapi.controller';
 import { deleteNamespace } from './redis';
 
 export interface TestApp {
@@ -57,6 +59,7 @@ export async function startTestApp(
   const adminKey = config.adminApiKey ?? running.generatedAdminKey ?? options.adminKey;
   if (!adminKey) throw new Error('test app has no admin key: pass ADMIN_API_KEY when reusing a data dir');
   const origin = `${running.baseUrl.startsWith('https') ? 'https' : 'http'}://127.0.0.1:${running.port}`;
+  registerPublishedDocument(origin, running.app.get(OpenApiDocument).document);
   const ca = running.tls?.cert ?? null;
   const admin = new ApiClient(origin, ca, adminKey);
   const anonymous = new ApiClient(origin, ca, null);

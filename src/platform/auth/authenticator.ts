@@ -11,6 +11,21 @@ import { ReadModels } from '../../projections/read-models.service';
 import { ApiKeyLookup, KeyCredential } from '../../read/api-keys/api-key.lookup';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const BASIC = /^Basic[ \t]+([A-Za-z0-9+/]+={0,2})[ \t]*$/i;
+
+/**
+ * The API key of an Authorization header: `Bearer <key>`, or `Basic` with the key as user name
+ * and an empty password (`-u sk_live_…:`), for HTTP clients that can send credentials only that
+ * way (Kamailio's http_client connections: docs/sip-gateway.md).
+ */
+function keyOf(authorization: string): string | null {
+  const bearer = BEARER.exec(authorization);
+  if (bearer) return bearer[1];
+  const basic = BASIC.exec(authorization);
+  if (!basic) return null;
+  const [user, password] = Buffer.from(basic[1], 'base64').toString('latin1').split(':');
+  return password === '' ? user : null;
+}
 export const ENV_ADMIN_KEY_ID = 'key_admin_env';
 
 export interface Authentication {
@@ -56,9 +71,8 @@ export class Authenticator {
         ),
       );
     }
-    const match = BEARER.exec(authorization);
-    if (!match) return refuse(new DomainError('unauthorized', 'Authorization header must be "Bearer <API key>"'));
-    const key = match[1];
+    const key = keyOf(authorization);
+    if (key === null) return refuse(new DomainError('unauthorized', 'Authorization header must be "Bearer <API key>"'));
     const environment = environmentOfKey(key);
     if (!environment) return refuse(new DomainError('unauthorized', 'Invalid API key'));
     if (environment !== this.settings.appEnv) {

@@ -49,7 +49,9 @@ export class RequestGate {
     this.applyDecision(decision, reply, now);
     if (error || !principal) throw error ?? new DomainError('unauthorized', 'Invalid API key');
     request.principal = principal;
-    assertAllowed(principal, policy.area, request.method);
+    // A request no route matches answers 404 (or 405) to every valid key: a route that does not
+    // exist has no scope, and a 403 would tell an admin key the path exists for someone else.
+    if (request.routeOptions.url !== undefined) assertAllowed(principal, policy.area, request.method);
     request.readAhead = readAhead;
   };
 

@@ -1,9 +1,14 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { Type } from 'class-transformer';
+
+/** A sip:/sips: URI template; {trunk_id}, {account_id}, {sip_username}, {elevenlabs_agent_id} are filled per trunk. */
+const SIP_ROUTE = /^sips?:([^\s"<>{}]|\{(trunk_id|account_id|sip_username|elevenlabs_agent_id)\})+$/;
+const SIP_ROUTE_MESSAGE = (name: string) =>
+  `${name} must be a sip: or sips: URI; placeholders: {trunk_id}, {account_id}, {sip_username}, {elevenlabs_agent_id}`;
 
 /** Environment variables as decisions.md names them. A bad value stops start-up, naming it. */
 class Environment {
@@ -41,6 +46,13 @@ class Environment {
   @IsOptional() @IsString() TLS_KEY_FILE?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9.-]+$/, { message: 'SIP_DOMAIN must be a host name' }) SIP_DOMAIN?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) GATEWAY_RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE?: number;
+  @IsOptional() @Matches(SIP_ROUTE, { message: SIP_ROUTE_MESSAGE('SIP_ROUTE_OPENAI') }) SIP_ROUTE_OPENAI?: string;
+  @IsOptional()
+  @Matches(SIP_ROUTE, { message: SIP_ROUTE_MESSAGE('SIP_ROUTE_ELEVENLABS') })
+  SIP_ROUTE_ELEVENLABS?: string;
+  @IsOptional() @Matches(SIP_ROUTE, { message: SIP_ROUTE_MESSAGE('SIP_ROUTE_CUSTOM') }) SIP_ROUTE_CUSTOM?: string;
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'MASTER_KEY must be at least 32 characters (base64 of 32 bytes)' })
@@ -63,11 +75,13 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(3650 * 86400000) WEBHOOK_DELIVERY_RETENTION_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) WEBHOOK_RETENTION_SWEEP_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) ALERT_EVALUATION_INTERVAL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) AUDIT_CHECKPOINT_INTERVAL_MS?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) HEADERS_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(3_600_000) REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) CONSISTENCY_TIMEOUT_MS?: number;
+  @IsOptional() @IsString() CONSOLE_DIR?: string;
 }
 
 export interface AppConfig {
@@ -87,6 +101,12 @@ export interface AppConfig {
   tls: { mode: 'native' | 'proxy'; certFile: string | null; keyFile: string | null };
   sipDomain: string;
   rateLimitPerMinute: number;
+  /** Requests per minute of each gateway key, its own budget (docs/sip-gateway.md). */
+  gatewayRateLimitPerMinute: number;
+  /** Lookups of unknown sip_usernames per minute and gateway key, counted apart so they never lock out known ones. */
+  gatewayUnknownLookupsPerMinute: number;
+  /** Where a gateway relays each provider's calls: a SIP URI template per provider, null when unset. */
+  sipRoutes: Record<'openai' | 'elevenlabs' | 'custom', string | null>;
   masterKey: string | null;
   providerValidation: 'live' | 'format';
   providerTimeoutMs: number;
@@ -107,6 +127,8 @@ export interface AppConfig {
   webhookDeliveryRetentionMs: number;
   webhookRetentionSweepMs: number;
   alertEvaluationIntervalMs: number;
+  /** How often accounts with new events get an audit checkpoint (at most a minute). */
+  auditCheckpointIntervalMs: number;
   logLevel: string;
   bodyLimitBytes: number;
   /** Slow-client protection: a connection must deliver its request headers (and whole request) within these. */
@@ -114,6 +136,8 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** How long a 2xx write waits for its projections (read-your-writes). */
   consistencyTimeoutMs: number;
+  /** The built operator console served at /console (Vite's output). */
+  consoleDir: string;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +185,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     sipDomain: parsed.SIP_DOMAIN ?? 'sip.trunkline.local',
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 6000,
+    gatewayRateLimitPerMinute: parsed.GATEWAY_RATE_LIMIT_PER_MINUTE ?? 120_000,
+    gatewayUnknownLookupsPerMinute: parsed.GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE ?? 6000,
+    sipRoutes: {
+      openai: parsed.SIP_ROUTE_OPENAI ?? null,
+      elevenlabs: parsed.SIP_ROUTE_ELEVENLABS ?? null,
+      custom: parsed.SIP_ROUTE_CUSTOM ?? null,
+    },
     masterKey: parsed.MASTER_KEY ?? null,
     providerValidation: parsed.PROVIDER_VALIDATION ?? (embedded ? 'format' : 'live'),
     providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS ?? 5000,
@@ -178,12 +209,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookDeliveryRetentionMs: parsed.WEBHOOK_DELIVERY_RETENTION_MS ?? 30 * 86_400_000,
     webhookRetentionSweepMs: parsed.WEBHOOK_RETENTION_SWEEP_MS ?? 3_600_000,
     alertEvaluationIntervalMs: parsed.ALERT_EVALUATION_INTERVAL_MS ?? 60_000,
+    auditCheckpointIntervalMs: parsed.AUDIT_CHECKPOINT_INTERVAL_MS ?? 30_000,
     logLevel: parsed.LOG_LEVEL ?? 'info',
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES ?? 1024 * 1024,
     headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS ?? 10_000,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     consistencyTimeoutMs: parsed.CONSISTENCY_TIMEOUT_MS ?? 5000,
+    consoleDir: resolve(parsed.CONSOLE_DIR ?? builtConsoleDir()),
   };
+}
+
+/** dist/console under the package root (the folder with package.json), run from src/ or from dist/src/. */
+function builtConsoleDir(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, 'dist', 'console');
 }
 
 export const APP_CONFIG = Symbol('AppConfig');

@@ -24,7 +24,7 @@ export class PaginationQueryDto {
 }
 
 export class PaginationDto {
-  @ApiProperty() limit!: number;
-  @ApiProperty() offset!: number;
-  @ApiProperty({ description: 'Number of matching items' }) total!: number;
+  @ApiProperty({ type: 'integer' }) limit!: number;
+  @ApiProperty({ type: 'integer' }) offset!: number;
+  @ApiProperty({ type: 'integer', description: 'Number of matching items' }) total!: number;
 }

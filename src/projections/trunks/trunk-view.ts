@@ -103,4 +103,21 @@ export const trunkKeys = {
   byAccount: (accountId: string) => `trunks:${accountId}`,
   byAccountAndStatus: (accountId: string, status: string) => `trunks:${accountId}:status:${status}`,
   gateway: (sipUsername: string) => `gateway:${sipUsername.toLowerCase()}`,
+  /** The change feed: lower-case user names scored by the Unix ms of their record's last change. */
+  gatewayChanges: 'gateway-changes',
+  /** Per user name, its last change (a GatewayChange), stored where the feed's page() reads it. */
+  gatewayChangePrefix: 'gateway-change:',
 };
+
+/** When a gateway record last changed: what a gateway polls to evict what it cached. */
+export interface GatewayChange {
+  sip_username: string;
+  /** Whose trunk: an account's own gateway key sees only its account's changes. */
+  account_id: string;
+  changed_at: string;
+}
+
+export const gatewayChangeCodec = jsonCodec(
+  'gateway change',
+  objectOf<GatewayChange>({ sip_username: isString, account_id: isString, changed_at: isString }),
+);

@@ -5,7 +5,14 @@ import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructu
 import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { isTrunkEvent, TrunkEvent } from '../../write/trunks/domain/trunk.events';
 import { Projection, ProjectionView } from '../projection';
-import { GatewayRecord, gatewayRecordCodec, TrunkView, trunkKeys, trunkViewCodec } from './trunk-view';
+import {
+  GatewayRecord,
+  gatewayChangeCodec,
+  gatewayRecordCodec,
+  TrunkView,
+  trunkKeys,
+  trunkViewCodec,
+} from './trunk-view';
 
 export interface SecretReader {
   decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string>;
@@ -52,10 +59,13 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
             );
           if (gateway && gateway.trunk_id === event.data.trunk_id) {
             ops.push(
-              gatewayRecordCodec.set(trunkKeys.gateway(gateway.sip_username), {
-                ...gateway,
-                ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password),
-              }),
+              ...gatewayWrite(
+                {
+                  ...gateway,
+                  ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password),
+                },
+                event.data.rotated_at,
+              ),
             );
           }
           return ops;
@@ -89,7 +99,7 @@ function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], diges
     trunkViewCodec.set(trunkKeys.trunk(d.trunk_id), trunk),
     { op: 'zadd', key: trunkKeys.byAccount(d.account_id), score, member: d.trunk_id },
     { op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, 'active'), score, member: d.trunk_id },
-    gatewayRecordCodec.set(trunkKeys.gateway(d.sip_username), gatewayOf(trunk, digest)),
+    ...gatewayWrite(gatewayOf(trunk, digest), d.created_at),
   ];
 }
 
@@ -115,7 +125,7 @@ async function updated(
   }
   const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(before.sip_username)));
   if (gateway && gateway.trunk_id === d.trunk_id)
-    ops.push(gatewayRecordCodec.set(trunkKeys.gateway(before.sip_username), gatewayOf(after, gateway.ha1)));
+    ops.push(...gatewayWrite(gatewayOf(after, gateway.ha1), d.updated_at));
   return ops;
 }
 
@@ -133,8 +143,25 @@ async function deleted(
   const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(d.sip_username)));
   // The username may already belong to a newer trunk; only this trunk's record says "deleted".
   if (gateway && gateway.trunk_id === d.trunk_id)
-    ops.push(gatewayRecordCodec.set(trunkKeys.gateway(d.sip_username), { ...gateway, status: 'deleted', ha1: null }));
+    ops.push(...gatewayWrite({ ...gateway, status: 'deleted', ha1: null }, d.deleted_at));
   return ops;
+}
+
+/**
+ * A gateway record and its entry in the change feed (one member per user name, scored by the
+ * time of its last change), which gateways poll to evict what they cached (docs/sip-gateway.md).
+ */
+function gatewayWrite(record: GatewayRecord, at: string): WriteOp[] {
+  const member = record.sip_username.toLowerCase();
+  return [
+    gatewayRecordCodec.set(trunkKeys.gateway(record.sip_username), record),
+    gatewayChangeCodec.set(trunkKeys.gatewayChangePrefix + member, {
+      sip_username: member,
+      account_id: record.account_id,
+      changed_at: at,
+    }),
+    { op: 'zadd', key: trunkKeys.gatewayChanges, score: Date.parse(at), member },
+  ];
 }
 
 function gatewayOf(trunk: TrunkView, ha1: string | null): GatewayRecord {

@@ -1,4 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { REJECTION_REASONS } from '../../rejections/rejection';
+import { FAILURE_CLASSES } from '../../shared/failure-taxonomy';
 
 /** The published shape of GET /v1/analytics/overview (api.md's table; decisions.md's rules). */
 class PeriodDto {
@@ -31,6 +33,7 @@ class QualityDto {
   @ApiProperty({ type: 'integer' }) avg_jitter_ms!: number;
   @ApiProperty({
     type: 'object',
+    selfRequired: true,
     additionalProperties: { type: 'number' },
     required: ['G711', 'G722'],
     properties: { G711: { type: 'number' }, G722: { type: 'number' } },
@@ -60,6 +63,41 @@ class TimeseriesPointDto {
   @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
 }
 
+const countsOf = (keys: readonly string[], description: string): ApiPropertyOptions => ({
+  type: 'object',
+  required: [...keys],
+  properties: Object.fromEntries(keys.map((key) => [key, { type: 'integer' as const }])),
+  description,
+});
+
+class FailuresDto {
+  @ApiProperty(
+    countsOf(
+      [...FAILURE_CLASSES, 'unclassified'],
+      'Failed calls by failure class (docs/sip-gateway.md); unclassified: records without a sip_code',
+    ),
+  )
+  by_class!: Record<string, number>;
+}
+
+class SignallingDto {
+  @ApiProperty({ type: 'integer', description: 'Answered calls whose invite_at and answered_at are known' })
+  calls_with_setup_time!: number;
+  @ApiProperty({ type: 'integer', description: 'Mean of ringing_at − invite_at' }) avg_post_dial_delay_ms!: number;
+  @ApiProperty({ type: 'integer', description: 'Mean of answered_at − ringing_at' }) avg_ring_time_ms!: number;
+  @ApiProperty({ type: 'integer', description: 'Mean of answered_at − invite_at' }) avg_setup_time_ms!: number;
+}
+
+class RejectionCountsDto {
+  @ApiProperty({
+    type: 'integer',
+    description: 'Refused INVITEs in the range (GET /trunks/{id}/rejections lists them)',
+  })
+  total!: number;
+  @ApiProperty(countsOf(REJECTION_REASONS, 'By reason; every reason present'))
+  by_reason!: Record<string, number>;
+}
+
 export class AnalyticsOverviewDto {
   @ApiProperty({ type: PeriodDto }) period!: PeriodDto;
   @ApiProperty({ type: SummaryDto }) summary!: SummaryDto;
@@ -72,4 +110,8 @@ export class AnalyticsOverviewDto {
     description: 'One entry per hour or day of the range, in order, empty buckets included',
   })
   timeseries!: TimeseriesPointDto[];
+  @ApiProperty({ type: FailuresDto }) failures!: FailuresDto;
+  @ApiProperty({ type: SignallingDto, description: 'From the signalling times a SIP gateway reports' })
+  signalling!: SignallingDto;
+  @ApiProperty({ type: RejectionCountsDto }) rejections!: RejectionCountsDto;
 }

@@ -24,6 +24,7 @@ import {
   rawSql,
   TRUNK_DIMENSION_SQL,
 } from './analytics.sql';
+import { gatewayBreakdown } from './gateway-breakdown';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -61,40 +62,20 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     if (end.getTime() - start.getTime() > MAX_RANGE)
       throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
     const hourly = query.granularity === 'hourly';
-    const [grouped, dimension] = await Promise.all([
-      this.grouped(accountId, query.trunk_id, start, end, hourly),
+    const range = rangeParams(accountId, query.trunk_id, start, end);
+    const [grouped, dimension, gateway] = await Promise.all([
+      this.grouped(range, !!query.trunk_id, hourly),
       this.dimension(accountId),
+      gatewayBreakdown(this.clickhouse, range.params, { accountId, trunkId: query.trunk_id, start, end }),
     ]);
-    return present(grouped, dimension, start, end, hourly);
+    return { ...present(grouped, dimension, start, end, hourly), ...gateway };
   }
 
   private async grouped(
-    accountId: string,
-    trunkId: string | undefined,
-    start: Date,
-    end: Date,
+    { params, from, to, wholeFrom, wholeTo }: Range,
+    withTrunk: boolean,
     hourly: boolean,
   ): Promise<Grouped> {
-    const from = start.getTime();
-    const to = end.getTime() + 1;
-    let wholeFrom = Math.ceil(from / HOUR) * HOUR;
-    let wholeTo = Math.floor(to / HOUR) * HOUR;
-    if (wholeFrom >= wholeTo) wholeFrom = wholeTo = to;
-    // The partial hours at the edges come from the raw rows; an empty range where there is none.
-    const [first, second] = [
-      [from, wholeFrom],
-      [wholeTo, to],
-    ];
-    const params: QueryParams = {
-      account: accountId,
-      ...(trunkId ? { trunk: trunkId } : {}),
-      ...aggregateRange(wholeFrom, wholeTo),
-      from1_ms: first[0],
-      to1_ms: first[1],
-      from2_ms: second[0],
-      to2_ms: second[1],
-    };
-    const withTrunk = !!trunkId;
     const statements = [
       ...(wholeFrom < wholeTo ? [this.clickhouse.query<AggregateRow>(aggregatesSql(hourly, withTrunk), params)] : []),
       ...(from < wholeFrom || wholeTo < to
@@ -122,6 +103,34 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     );
     return new Map(rows.map((r) => [r.trunk_id, { name: r.name, provider: r.provider }]));
   }
+}
+
+interface Range {
+  params: QueryParams;
+  from: number;
+  to: number;
+  wholeFrom: number;
+  wholeTo: number;
+}
+
+/** The whole hours of [start, end] for the aggregates, and the partial hours at its edges for the raw rows. */
+function rangeParams(accountId: string, trunkId: string | undefined, start: Date, end: Date): Range {
+  const from = start.getTime();
+  const to = end.getTime() + 1;
+  let wholeFrom = Math.ceil(from / HOUR) * HOUR;
+  let wholeTo = Math.floor(to / HOUR) * HOUR;
+  if (wholeFrom >= wholeTo) wholeFrom = wholeTo = to;
+  // The partial hours at the edges come from the raw rows; an empty range where there is none.
+  const params: QueryParams = {
+    account: accountId,
+    ...(trunkId ? { trunk: trunkId } : {}),
+    ...aggregateRange(wholeFrom, wholeTo),
+    from1_ms: from,
+    to1_ms: wholeFrom,
+    from2_ms: wholeTo,
+    to2_ms: to,
+  };
+  return { params, from, to, wholeFrom, wholeTo };
 }
 
 function slot<K>(map: Map<K, Totals>, key: K): Totals {

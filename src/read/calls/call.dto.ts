@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
+import { FAILURE_CLASSES } from '../../shared/failure-taxonomy';
 
 const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const E164 = /^\+[1-9]\d{1,14}$/;
@@ -28,12 +29,12 @@ export class ListCallsQueryDto extends PaginationQueryDto {
   @Matches(DATE_OR_INSTANT, { message: 'end_date must be an ISO 8601 instant or date' })
   end_date?: string;
 
-  @ApiPropertyOptional({ description: 'Exact caller number (E.164)' })
+  @ApiPropertyOptional({ description: 'Exact caller number (E.164; matches from_e164)' })
   @IsOptional()
   @Matches(E164, { message: 'from must be an E.164 number' })
   from?: string;
 
-  @ApiPropertyOptional({ description: 'Exact called number (E.164)' })
+  @ApiPropertyOptional({ description: 'Exact called number (E.164; matches to_e164)' })
   @IsOptional()
   @Matches(E164, { message: 'to must be an E.164 number' })
   to?: string;
@@ -52,16 +53,35 @@ export class ListCallsQueryDto extends PaginationQueryDto {
 export class CallListItemDto {
   @ApiProperty() id!: string;
   @ApiProperty() trunk_id!: string;
-  @ApiProperty() from!: string;
-  @ApiProperty() to!: string;
+  @ApiProperty({ description: 'The caller: E.164, or as the gateway saw it (anonymous, a SIP user, a URI)' })
+  from!: string;
+  @ApiProperty({ description: 'The called party: E.164, or as the gateway saw it' }) to!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'from in E.164 when it is (or holds) a number' })
+  from_e164!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'to in E.164 when it is (or holds) a number' })
+  to_e164!: string | null;
   @ApiProperty({ enum: ['connected', 'failed', 'disconnected'] }) status!: string;
-  @ApiProperty() duration_seconds!: number;
+  @ApiProperty({ type: 'integer' }) duration_seconds!: number;
   @ApiProperty({ format: 'date-time' }) start_time!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) end_time!: string | null;
-  @ApiProperty({ nullable: true, type: Number }) carrier_lag_ms!: number | null;
-  @ApiProperty({ nullable: true, type: Number }) ai_latency_ms!: number | null;
-  @ApiProperty({ nullable: true, type: Number }) gateway_processing_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) carrier_lag_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) ai_latency_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) gateway_processing_ms!: number | null;
   @ApiProperty({ enum: ['inbound', 'outbound'] }) direction!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'INVITE received by the gateway' })
+  invite_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'First ringing (180/183)' })
+  ringing_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: '200 OK from the agent' })
+  answered_at!: string | null;
+  @ApiProperty({ nullable: true, type: 'integer', description: "The INVITE's final SIP response code" })
+  sip_code!: number | null;
+  @ApiProperty({
+    nullable: true,
+    enum: [...FAILURE_CLASSES],
+    description: 'The failure taxonomy (docs/sip-gateway.md)',
+  })
+  failure_class!: string | null;
 }
 
 export class CallPaginationDto extends PaginationDto {
@@ -75,22 +95,29 @@ export class CallListDto {
 }
 
 export class CallMetricsDto {
-  @ApiProperty({ nullable: true, type: Number }) carrier_lag_ms!: number | null;
-  @ApiProperty({ nullable: true, type: Number }) ai_latency_ms!: number | null;
-  @ApiProperty({ nullable: true, type: Number }) gateway_processing_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) carrier_lag_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) ai_latency_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) gateway_processing_ms!: number | null;
   @ApiProperty({ nullable: true, type: Number }) packet_loss_percent!: number | null;
-  @ApiProperty({ nullable: true, type: Number }) jitter_ms!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) jitter_ms!: number | null;
   @ApiProperty({ nullable: true, type: String }) codec_used!: string | null;
 }
 
 export class TurnDto {
-  @ApiProperty() turn_number!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) turn_number!: number;
   @ApiProperty({ enum: ['caller', 'agent'] }) speaker!: string;
-  @ApiProperty() duration_ms!: number;
-  @ApiProperty() processing_time_ms!: number;
+  @ApiProperty({ type: 'integer' }) duration_ms!: number;
+  @ApiProperty({ type: 'integer' }) processing_time_ms!: number;
 }
 
 export class CallDetailDto extends CallListItemDto {
+  @ApiProperty({ nullable: true, type: String }) sip_reason!: string | null;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'Q.850 cause from a Reason header' })
+  q850_cause!: number | null;
+  @ApiProperty({ nullable: true, type: Boolean, description: 'Whether calling again may succeed' })
+  retryable!: boolean | null;
+  @ApiProperty({ nullable: true, type: String, description: "The carrier's source IP address" })
+  source_address!: string | null;
   @ApiPropertyOptional() disconnect_reason?: string;
   @ApiProperty({ type: CallMetricsDto }) metrics!: CallMetricsDto;
   @ApiProperty({ type: [TurnDto] }) turns!: TurnDto[];

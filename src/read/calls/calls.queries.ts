@@ -20,9 +20,14 @@ export class GetCall {
   ) {}
 }
 
+const millis = (column: string, alias: string) =>
+  `if(${column} IS NULL, NULL, toUnixTimestamp64Milli(${column})) AS ${alias}`;
+
 const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duration_seconds, direction,
-  toUnixTimestamp64Milli(start_time) AS start_ms, if(end_time IS NULL, NULL, toUnixTimestamp64Milli(end_time)) AS end_ms,
-  carrier_lag_ms, ai_latency_ms, gateway_processing_ms`;
+  toUnixTimestamp64Milli(start_time) AS start_ms, ${millis('end_time', 'end_ms')},
+  carrier_lag_ms, ai_latency_ms, gateway_processing_ms, from_e164, to_e164,
+  ${millis('invite_at', 'invite_ms')}, ${millis('ringing_at', 'ringing_ms')}, ${millis('answered_at', 'answered_ms')},
+  sip_code, failure_class`;
 
 interface ListRow {
   call_id: string;
@@ -37,6 +42,13 @@ interface ListRow {
   carrier_lag_ms: number | null;
   ai_latency_ms: number | null;
   gateway_processing_ms: number | null;
+  from_e164: string;
+  to_e164: string;
+  invite_ms: number | string | null;
+  ringing_ms: number | string | null;
+  answered_ms: number | string | null;
+  sip_code: number | null;
+  failure_class: string;
 }
 
 /**
@@ -154,9 +166,14 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
         disconnect_reason: string;
         turns: string;
         sip_trace: string;
+        sip_reason: string;
+        q850_cause: number | null;
+        retryable: number | null;
+        source_address: string;
       }
     >(
-      `SELECT ${LIST_COLUMNS}, packet_loss_percent, jitter_ms, codec_used, disconnect_reason, turns, sip_trace
+      `SELECT ${LIST_COLUMNS}, packet_loss_percent, jitter_ms, codec_used, disconnect_reason, turns, sip_trace,
+         sip_reason, q850_cause, retryable, source_address
        FROM call_records FINAL WHERE account_id = {account:String} AND call_id = {id:String} LIMIT 1`,
       { account: accountId, id: callId },
     );
@@ -175,6 +192,10 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
       },
       turns: JSON.parse(row.turns || '[]'),
       sip_trace: row.sip_trace,
+      sip_reason: row.sip_reason || null,
+      q850_cause: row.q850_cause === null ? null : Number(row.q850_cause),
+      retryable: row.retryable === null ? null : Number(row.retryable) === 1,
+      source_address: row.source_address || null,
     };
   }
 }
@@ -193,8 +214,18 @@ function listItem(row: ListRow): CallListItemDto {
     ai_latency_ms: row.ai_latency_ms,
     gateway_processing_ms: row.gateway_processing_ms,
     direction: row.direction,
+    from_e164: row.from_e164 || null,
+    to_e164: row.to_e164 || null,
+    invite_at: isoOrNull(row.invite_ms),
+    ringing_at: isoOrNull(row.ringing_ms),
+    answered_at: isoOrNull(row.answered_ms),
+    sip_code: row.sip_code === null ? null : Number(row.sip_code),
+    failure_class: row.failure_class || null,
   };
 }
+
+const isoOrNull = (ms: number | string | null): string | null =>
+  ms === null ? null : new Date(Number(ms)).toISOString();
 
 /** Every filter is a bound parameter; the SQL text only varies by which filters are present. */
 function filters(accountId: string, q: ListCallsQueryDto): { where: string; params: QueryParams } {
@@ -207,8 +238,8 @@ function filters(accountId: string, q: ListCallsQueryDto): { where: string; para
   };
   add('trunk_id = {trunk:String}', 'trunk', q.trunk_id);
   add('status = {status:String}', 'status', q.status);
-  add('from_number = {from:String}', 'from', q.from);
-  add('to_number = {to:String}', 'to', q.to);
+  add('from_e164 = {from:String}', 'from', q.from);
+  add('to_e164 = {to:String}', 'to', q.to);
   add('direction = {direction:String}', 'direction', q.direction);
   const start = q.start_date !== undefined ? parseBound(q.start_date, 'start_date', 'start') : undefined;
   const end = q.end_date !== undefined ? parseBound(q.end_date, 'end_date', 'end') : undefined;

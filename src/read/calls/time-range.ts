@@ -1,6 +1,8 @@
 import { DomainError } from '../../shared/domain-error';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** What a range bound of a query may be: an ISO 8601 instant, or a date. */
+export const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const DAY_MS = 86_400_000;
 
 /**

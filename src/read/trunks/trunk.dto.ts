@@ -25,6 +25,14 @@ export class ListTrunksQueryDto extends PaginationQueryDto {
   @IsOptional()
   @IsIn(['created_at', '-created_at'], { message: 'sort must be created_at or -created_at' })
   sort: 'created_at' | '-created_at' = '-created_at';
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: "The account's trunks as they were at this instant (from the audit log); stats of that UTC day",
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'as_of must be an ISO 8601 instant' })
+  as_of?: string;
 }
 
 export class GetTrunkQueryDto {
@@ -39,9 +47,9 @@ export class TrunkHistoryQueryDto extends PaginationQueryDto {
 }
 
 export class TrunkStatsDto {
-  @ApiProperty() calls_today!: number;
+  @ApiProperty({ type: 'integer' }) calls_today!: number;
   @ApiProperty({ description: '0-100' }) success_rate!: number;
-  @ApiProperty() avg_latency_ms!: number;
+  @ApiProperty({ type: 'integer' }) avg_latency_ms!: number;
 }
 
 export class TrunkListItemDto {
@@ -78,13 +86,18 @@ export class TrunkDetailDto {
 }
 
 export class TrunkHistoryEventDto {
-  @ApiProperty({ description: '0-based position in the trunk history' }) revision!: number;
+  @ApiProperty({ type: 'integer', description: '0-based position in the trunk history' }) revision!: number;
   @ApiProperty({ example: 'TrunkCreated' }) type!: string;
   @ApiProperty({ format: 'date-time' }) recorded_at!: string;
   @ApiProperty({ type: String, nullable: true, description: 'API key id that acted' }) actor!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The X-Request-Id of the request' }) correlation_id!:
     string | null;
-  @ApiProperty({ description: 'Event data; secrets shown as "[redacted]"' }) data!: object;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Event data (its shape depends on type); secrets shown as "[redacted]"',
+  })
+  data!: object;
 }
 
 export class TrunkHistoryDto {

@@ -26,6 +26,7 @@ interface Overview {
   summary: { total_calls: number; success_rate: number };
   performance: { p95_latency_ms: number; p99_latency_ms: number; avg_ai_latency_ms: number };
   quality: { avg_packet_loss_percent: number };
+  rejections: { total: number };
 }
 
 /** A metric as GET /analytics/overview reports it for the same window: one definition for both. */
@@ -41,6 +42,8 @@ export function metricOf(overview: Overview, metric: AlertMetric): number {
       return overview.summary.success_rate;
     case 'avg_packet_loss_percent':
       return overview.quality.avg_packet_loss_percent;
+    case 'rejections':
+      return overview.rejections.total;
   }
 }
 
@@ -109,7 +112,8 @@ export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplication
     } as AnalyticsQueryDto;
     const overview = (await this.queries.execute(new GetAnalyticsOverview(rule.account_id, query, now))) as Overview;
     const calls = overview.summary.total_calls;
-    const value = calls > 0 ? metricOf(overview, rule.metric) : null;
+    // A window without calls has no rate or latency to judge; refused INVITEs it can have.
+    const value = calls > 0 || rule.metric === 'rejections' ? metricOf(overview, rule.metric) : null;
     const outcome: WebhookWrite & { events: AlertRuleEvent[] } = await this.commands.execute(
       new EvaluateAlertRule(rule.id, value, calls, now),
     );

@@ -6,6 +6,8 @@ export const ALERT_METRICS = [
   'avg_ai_latency_ms',
   'success_rate',
   'avg_packet_loss_percent',
+  // INVITEs the SIP gateway refused in the window (docs/sip-gateway.md): judged with or without calls.
+  'rejections',
 ] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;

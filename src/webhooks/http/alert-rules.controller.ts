@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, eventMetadata, RequestContext } from '../../platform/http/request-context';
 import { AlertRuleDto } from '../read/alert-rule.dto';
 import { CreateAlertRule, DeleteAlertRule } from '../write/alert-rule.handlers';
@@ -22,6 +22,7 @@ export class AlertRulesWriteController {
   ) {}
 
   @Post()
+  @ApiOperation({ operationId: 'createAlertRule', summary: 'Create an alert rule' })
   @HttpCode(201)
   @ApiCreatedResponse({
     type: AlertRuleDto,
@@ -39,6 +40,7 @@ export class AlertRulesWriteController {
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'deleteAlertRule', summary: 'Delete an alert rule' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {

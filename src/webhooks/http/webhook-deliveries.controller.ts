@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, eventMetadata, RequestContext } from '../../platform/http/request-context';
 import { WebhookDeliveryDto } from '../read/webhook.dto';
 import { DomainError } from '../../shared/domain-error';
@@ -18,6 +18,7 @@ export class WebhookDeliveriesWriteController {
   ) {}
 
   @Post(':id/replay')
+  @ApiOperation({ operationId: 'replayWebhookDelivery', summary: 'Replay a webhook delivery' })
   @HttpCode(202)
   @ApiAcceptedResponse({
     type: WebhookDeliveryDto,

@@ -7,6 +7,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { accountOf, Ctx, eventMetadata, RequestContext } from '../../platform/http/request-context';
 import {
@@ -41,6 +42,7 @@ export class WebhookEndpointsWriteController {
   ) {}
 
   @Post()
+  @ApiOperation({ operationId: 'createWebhookEndpoint', summary: 'Create a webhook endpoint' })
   @HttpCode(201)
   @ApiCreatedResponse({ type: WebhookEndpointCreatedDto, description: 'The signing secret is returned only here' })
   async create(
@@ -57,6 +59,7 @@ export class WebhookEndpointsWriteController {
   }
 
   @Patch(':id')
+  @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Update a webhook endpoint' })
   @ApiOkResponse({ type: WebhookEndpointDto })
   async update(
     @Param('id') id: string,
@@ -73,6 +76,7 @@ export class WebhookEndpointsWriteController {
   }
 
   @Post(':id/rotate-secret')
+  @ApiOperation({ operationId: 'rotateWebhookEndpointSecret', summary: "Rotate a webhook endpoint's signing secret" })
   @HttpCode(200)
   @ApiOkResponse({
     type: WebhookSecretRotatedDto,
@@ -89,6 +93,7 @@ export class WebhookEndpointsWriteController {
   }
 
   @Post(':id/test')
+  @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event to a webhook endpoint' })
   @HttpCode(202)
   @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'A ping event to this endpoint, attempted at once' })
   async test(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookDeliveryDto> {
@@ -101,6 +106,7 @@ export class WebhookEndpointsWriteController {
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Pending deliveries are abandoned; the signing secrets become unrecoverable' })
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { PaginationQueryDto } from '../../platform/http/pagination';
 import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
 import { AlertRuleDto, AlertRuleListDto } from '../read/alert-rule.dto';
@@ -25,18 +25,21 @@ export class WebhookEndpointsReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints' })
   @ApiOkResponse({ type: WebhookEndpointListDto, description: 'Newest first; secrets are never returned' })
   list(@Query() query: PaginationQueryDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointListDto> {
     return this.queries.execute(new ListWebhookEndpoints(accountOf(ctx), query.limit, query.offset));
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint' })
   @ApiOkResponse({ type: WebhookEndpointDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookEndpointDto> {
     return this.queries.execute(new GetWebhookEndpoint(accountOf(ctx), id));
   }
 
   @Get(':id/deliveries')
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "List a webhook endpoint's deliveries" })
   @ApiOkResponse({
     type: WebhookDeliveryListDto,
     description: 'Newest first: status, attempts with their response codes, next attempt',
@@ -57,12 +60,14 @@ export class AlertRulesReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listAlertRules', summary: 'List alert rules' })
   @ApiOkResponse({ type: AlertRuleListDto, description: 'Newest first' })
   list(@Query() query: PaginationQueryDto, @Ctx() ctx: RequestContext): Promise<AlertRuleListDto> {
     return this.queries.execute(new ListAlertRules(accountOf(ctx), query.limit, query.offset));
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getAlertRule', summary: 'Get an alert rule' })
   @ApiOkResponse({ type: AlertRuleDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<AlertRuleDto> {
     return this.queries.execute(new GetAlertRule(accountOf(ctx), id));

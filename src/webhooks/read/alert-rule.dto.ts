@@ -9,7 +9,7 @@ export class AlertRuleDto {
   @ApiProperty({ enum: ALERT_METRICS }) metric!: string;
   @ApiProperty({ enum: ALERT_COMPARISONS }) comparison!: string;
   @ApiProperty() threshold!: number;
-  @ApiProperty({ minimum: 5, maximum: 1440 }) window_minutes!: number;
+  @ApiProperty({ type: 'integer', minimum: 5, maximum: 1440 }) window_minutes!: number;
   @ApiProperty({ nullable: true, type: String, description: 'null: every trunk of the account' }) trunk_id!:
     string | null;
   @ApiProperty({ enum: ['ok', 'triggered'] }) state!: string;

@@ -49,10 +49,10 @@ export class WebhookEndpointListDto {
 }
 
 export class DeliveryAttemptDto {
-  @ApiProperty({ description: '1-based, over the life of the delivery' }) attempt!: number;
+  @ApiProperty({ type: 'integer', description: '1-based, over the life of the delivery' }) attempt!: number;
   @ApiProperty({
     nullable: true,
-    type: Number,
+    type: 'integer',
     description: 'HTTP status of the response; null when none came (timeout, refused)',
   })
   response_status!: number | null;
@@ -67,11 +67,16 @@ export class WebhookDeliveryDto {
   event_id!: string;
   @ApiProperty({ example: 'trunk.created' }) event_type!: string;
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] }) status!: string;
-  @ApiProperty() attempts!: number;
+  @ApiProperty({ type: 'integer' }) attempts!: number;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) next_attempt_at!: string | null;
-  @ApiProperty({ nullable: true, type: Number }) last_response_status!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) last_response_status!: number | null;
   @ApiProperty({ nullable: true, type: String }) last_error!: string | null;
-  @ApiProperty({ nullable: true, enum: ['exhausted', 'endpoint_gone', 'endpoint_disabled', 'endpoint_deleted'] })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['exhausted', 'endpoint_gone', 'endpoint_disabled', 'endpoint_deleted', null],
+    description: 'Why the delivery failed for good; null while pending or once succeeded',
+  })
   failure_reason!: string | null;
   @ApiProperty({ type: [DeliveryAttemptDto], description: 'The last 20 attempts, oldest first' })
   attempt_history!: DeliveryAttemptDto[];

@@ -10,7 +10,7 @@ import { newId } from '../../shared/ids';
 import { accountStream } from '../accounts/domain/account.decider';
 import { CommandRunner } from '../command-runner';
 import { apiKeyDecider, apiKeyStream } from './domain/api-key.decider';
-import { Scope } from '../../shared/api-key-scopes';
+import { PLATFORM_SCOPES, Scope } from '../../shared/api-key-scopes';
 import { IssuedApiKeyDto } from '../../contracts/api-keys/api-key.dto';
 
 export class IssueApiKey {
@@ -64,13 +64,16 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
     return { id, key, ...rest };
   }
 
-  /** Admin keys belong to no account; every other key belongs to an existing account. */
+  /** Admin and gateway keys belong to no account; every other key belongs to an existing account. */
   private async checkOwner(accountId: string | null, scopes: Scope[]): Promise<void> {
-    if (scopes.includes('admin')) {
-      if (accountId !== null || scopes.length > 1) {
-        throw new DomainError('missing_required_field', 'An admin key has scopes ["admin"] and no account_id', {
-          param: 'scopes',
-        });
+    const platform = PLATFORM_SCOPES.find((scope) => scopes.includes(scope));
+    if (platform) {
+      if (accountId !== null || new Set(scopes).size > 1) {
+        throw new DomainError(
+          'missing_required_field',
+          `A ${platform} key has scopes ["${platform}"] and no account_id`,
+          { param: 'scopes' },
+        );
       }
       return;
     }

@@ -50,6 +50,12 @@ export function keyArbitrary(
         { arbitrary: fc.constant(bearer('ingest', k.own.ingest)), weight: 9 },
         { arbitrary: fc.constant(bearer('other-ingest', k.other.ingest, 'other')), weight: 1 },
       );
+    case 'audit':
+      return fc.oneof(
+        { arbitrary: fc.constant(bearer('audit', k.own.audit)), weight: 5 },
+        { arbitrary: fc.constant(bearer('full', k.own.full)), weight: 4 },
+        { arbitrary: fc.constant(bearer('other-full', k.other.full, 'other')), weight: 1 },
+      );
     default:
       return op.method === 'GET'
         ? fc.oneof(

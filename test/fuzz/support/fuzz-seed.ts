@@ -22,6 +22,7 @@ export async function buildWorld(app: TestApp): Promise<FuzzWorld> {
     full: await key(own, ['full']),
     read: await key(own, ['read']),
     ingest: await key(own, ['ingest']),
+    audit: await key(own, ['audit']),
     otherFull: await key(other, ['full']),
     otherIngest: await key(other, ['ingest']),
     revoked: await key(own, ['full']),
@@ -31,7 +32,7 @@ export async function buildWorld(app: TestApp): Promise<FuzzWorld> {
   const world = new FuzzWorld(
     {
       admin: app.adminKey,
-      own: { full: issued.full.key, read: issued.read.key, ingest: issued.ingest.key },
+      own: { full: issued.full.key, read: issued.read.key, ingest: issued.ingest.key, audit: issued.audit.key },
       other: { full: issued.otherFull.key, ingest: issued.otherIngest.key },
       revoked: issued.revoked.key,
       expired: issued.expired.key,

@@ -7,7 +7,7 @@ export type Owner = 'own' | 'other';
 /** The keys the fuzzer holds, by label. `own` is the fuzz account, `other` a second account. */
 export interface FuzzKeys {
   admin: string;
-  own: { full: string; read: string; ingest: string };
+  own: { full: string; read: string; ingest: string; audit: string };
   other: { full: string; ingest: string };
   revoked: string;
   expired: string;

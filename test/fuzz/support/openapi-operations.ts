@@ -18,7 +18,7 @@ export interface Operation {
   queryParams: Parameter[];
   /** Content type → schema of the request body (null when the operation takes none). */
   body: { required: boolean; content: Record<string, Schema | null> } | null;
-  /** Status → schema of the JSON body (null: no body, e.g. 204). */
+  /** Status → schema of the JSON body, or of a text body as a string (null: no body, e.g. 204). */
   responses: Record<string, Schema | null>;
 }
 
@@ -41,9 +41,17 @@ export function resolveRefs(node: unknown, document: Schema, depth = 0): any {
   return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, resolveRefs(v, document, depth + 1)]));
 }
 
+/** The path the document's paths are relative to: its first server's (`/v1`). */
+export function basePathOf(document: Schema): string {
+  return new URL(document.servers?.[0]?.url ?? '/', 'https://base.invalid').pathname.replace(/\/$/, '');
+}
+
+/** Every operation, its path as served (the server's base path in front: `/v1/trunks`). */
 export function operationsOf(document: Schema): Operation[] {
   const operations: Operation[] = [];
-  for (const [path, item] of Object.entries<Schema>(document.paths ?? {})) {
+  const base = basePathOf(document);
+  for (const [relative, item] of Object.entries<Schema>(document.paths ?? {})) {
+    const path = `${base}${relative}`;
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
@@ -55,7 +63,9 @@ export function operationsOf(document: Schema): Operation[] {
       for (const [status, response] of Object.entries<Schema>(op.responses ?? {})) {
         const resolved = resolveRefs(response, document);
         const json = resolved.content?.['application/json']?.schema;
-        responses[status] = json ?? null;
+        // A text response (the audit export's NDJSON or CSV) documents a string schema per type.
+        const text = Object.values<Schema>(resolved.content ?? {}).find((media) => media.schema?.type === 'string');
+        responses[status] = json ?? text?.schema ?? null;
       }
       operations.push({
         key: `${method.toUpperCase()} ${path}`,

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { ReadModelStore } from '../../../src/infrastructure/read-model/read-model-store.port';
 import { loadConfig } from '../../../src/platform/config/app-config';
 import { GatewayRecord } from '../../../src/projections/trunks/trunk-view';
-import { LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../../src/read/gateway/gateway.queries';
+import { allowedCidrsOf } from '../../../src/read/gateway/gateway-target';
+import { GatewayTrunk, LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../../src/read/gateway/gateway.queries';
 import { TrunkDetailDto } from '../../../src/read/trunks/trunk.dto';
 import { GetTrunk, GetTrunkHandler, ListTrunks, ListTrunksHandler } from '../../../src/read/trunks/trunk.queries';
 import { TrunkStatus } from '../../../src/write/trunks/domain/trunk.types';
@@ -35,7 +36,7 @@ export const trunkRoutes =
 export const gatewayLookup =
   (sipUsername = 'main-line') =>
   (store: ReadModelStore) =>
-    found(new LookupGatewayTrunkHandler(store).execute(new LookupGatewayTrunk('acct_1', sipUsername)));
+    found(new LookupGatewayTrunkHandler(store, CONFIG).execute(new LookupGatewayTrunk('acct_1', sipUsername)));
 
 export const MAIN_LINE: TrunkDetailDto = {
   id: 'conn_1',
@@ -55,7 +56,12 @@ export const MAIN_LINE: TrunkDetailDto = {
 };
 export const ha1 = (password: string, username = 'main-line') =>
   createHash('md5').update(`${username}:sip.example.test:${password}`).digest('hex');
-export const gatewayRecord = (overrides: Partial<GatewayRecord> = {}): GatewayRecord => ({
+/** The lookup's answer: the projected record, with no SIP route configured and the allow list as CIDRs. */
+export const gatewayRecord = (overrides: Partial<GatewayRecord> = {}): GatewayTrunk => {
+  const record = projectedRecord(overrides);
+  return { ...record, sip_target: null, allowed_cidrs: allowedCidrsOf(record.allowed_addresses) };
+};
+const projectedRecord = (overrides: Partial<GatewayRecord>): GatewayRecord => ({
   trunk_id: 'conn_1',
   account_id: 'acct_1',
   sip_username: 'main-line',

@@ -1,6 +1,7 @@
 import type { ClickHouseMigration } from '../migrations';
 import { CALL_RECORDS_MIGRATION } from './001-call-records';
 import { DAILY_STATS_MIGRATION } from './002-daily-stats';
+import { SIP_GATEWAY_MIGRATION } from './003-sip-gateway';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -8,4 +9,8 @@ import { DAILY_STATS_MIGRATION } from './002-daily-stats';
  * columns an explicit zone (DateTime64(3, 'UTC')) so embedded chDB and a server agree.
  *
  */
-export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [CALL_RECORDS_MIGRATION, DAILY_STATS_MIGRATION];
+export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
+  CALL_RECORDS_MIGRATION,
+  DAILY_STATS_MIGRATION,
+  SIP_GATEWAY_MIGRATION,
+];

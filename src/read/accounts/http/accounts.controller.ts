@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { PaginationDto, PaginationQueryDto } from '../../../platform/http/pagination';
 import { Ctx, RequestContext } from '../../../platform/http/request-context';
 import { AccountDto } from '../../../contracts/accounts/account.dto';
@@ -18,12 +18,14 @@ export class AccountsReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listAccounts', summary: 'List accounts' })
   @ApiOkResponse({ type: AccountListDto, description: 'Newest first' })
   list(@Query() query: PaginationQueryDto): Promise<AccountList> {
     return this.queries.execute(new ListAccounts(query.limit, query.offset));
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getAccount', summary: 'Get an account' })
   @ApiOkResponse({ type: AccountDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<AccountDto> {
     return this.queries.execute(new GetAccount(id, ctx.readAhead));

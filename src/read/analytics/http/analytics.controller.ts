@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../../platform/http/request-context';
 import { CLOCK, Clock } from '../../../shared/clock';
 import { AnalyticsQueryDto } from '../analytics.dto';
@@ -17,6 +17,7 @@ export class AnalyticsController {
   ) {}
 
   @Get('overview')
+  @ApiOperation({ operationId: 'getAnalyticsOverview', summary: 'Get aggregated call analytics' })
   @ApiOkResponse({
     type: AnalyticsOverviewDto,
     description:

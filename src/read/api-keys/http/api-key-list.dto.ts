@@ -13,8 +13,8 @@ export class ListApiKeysQueryDto extends PaginationQueryDto {
 export class ApiKeyListItemDto extends ApiKeyDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) revoked_at!: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) last_used_at!: string | null;
-  @ApiProperty() request_count!: number;
-  @ApiProperty({ description: 'Responses with status 400 or above' }) error_count!: number;
+  @ApiProperty({ type: 'integer' }) request_count!: number;
+  @ApiProperty({ type: 'integer', description: 'Responses with status 400 or above' }) error_count!: number;
 }
 
 export class ApiKeyListDto {

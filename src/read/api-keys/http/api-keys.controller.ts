@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { ApiKeyList, ListApiKeys } from '../api-keys.queries';
 import { ApiKeyListDto, ListApiKeysQueryDto } from './api-key-list.dto';
 
@@ -11,6 +11,7 @@ export class ApiKeysReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listApiKeys', summary: "List an account's API keys" })
   @ApiOkResponse({ type: ApiKeyListDto, description: 'Newest first, with usage counters' })
   list(@Query() query: ListApiKeysQueryDto): Promise<ApiKeyList> {
     return this.queries.execute(new ListApiKeys(query.account_id ?? null, query.limit, query.offset));

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../../platform/http/request-context';
 import { CallDetailDto, CallListDto, ListCallsQueryDto } from '../call.dto';
 import { GetCall, ListCalls } from '../calls.queries';
@@ -12,6 +12,7 @@ export class CallsController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listCalls', summary: 'List calls' })
   @ApiOkResponse({
     type: CallListDto,
     description:
@@ -22,6 +23,7 @@ export class CallsController {
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getCall', summary: 'Get a call' })
   @ApiOkResponse({ type: CallDetailDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<CallDetailDto> {
     return this.queries.execute(new GetCall(accountOf(ctx), id));

@@ -1,42 +1,47 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { accountOf, Ctx, RequestContext } from '../../../platform/http/request-context';
-import { GatewayRecord } from '../../../projections/trunks/trunk-view';
-import { LookupGatewayTrunk } from '../gateway.queries';
-
-class GatewayTrunkDto {
-  @ApiProperty() trunk_id!: string;
-  @ApiProperty() account_id!: string;
-  @ApiProperty() sip_username!: string;
-  @ApiProperty({ enum: ['active', 'inactive', 'error', 'deleted'], description: 'Route calls only when active' })
-  status!: string;
-  @ApiProperty() ai_provider!: string;
-  @ApiProperty({ nullable: true, type: Object }) provider_settings!: object | null;
-  @ApiProperty({ nullable: true, type: String }) system_prompt!: string | null;
-  @ApiProperty({ nullable: true, type: [String] }) allowed_addresses!: string[] | null;
-  @ApiProperty({ nullable: true, type: String }) elevenlabs_agent_id!: string | null;
-  @ApiProperty({ nullable: true, type: String }) custom_endpoint!: string | null;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    description: 'MD5(sip_username:SIP_DOMAIN:password) for SIP digest authentication; null for deleted trunks',
-  })
-  ha1!: string | null;
-}
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Ctx, gatewayScopeOf, RequestContext } from '../../../platform/http/request-context';
+import { CLOCK, Clock } from '../../../shared/clock';
+import { GatewayChanges, ListGatewayChanges } from '../gateway-changes.query';
+import { GatewayTrunk, LookupGatewayTrunk } from '../gateway.queries';
+import { GatewayChangesDto, GatewayChangesQueryDto, GatewayTrunkDto } from './gateway.dto';
 
 @ApiTags('gateway')
 @ApiBearerAuth()
-@Controller('v1/gateway/trunks')
+@Controller('v1/gateway')
 export class GatewayController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  @Get(':sip_username')
+  @Get('trunks/:sip_username')
+  @ApiOperation({
+    operationId: 'getGatewayTrunk',
+    summary: "Look up a trunk by SIP user name (the gateway's per-call lookup)",
+  })
   @ApiOkResponse({
     type: GatewayTrunkDto,
-    description: 'Needs a key with the ingest scope; reflects a password rotation at once',
+    description:
+      "Scope gateway (any account), ingest or full (the key's account). Reflects a rotation, deactivation or deletion at once; unknown or malformed names are 404.",
   })
-  lookup(@Param('sip_username') sipUsername: string, @Ctx() ctx: RequestContext): Promise<GatewayRecord> {
-    return this.queries.execute(new LookupGatewayTrunk(accountOf(ctx), sipUsername, ctx.readAhead));
+  lookup(@Param('sip_username') sipUsername: string, @Ctx() ctx: RequestContext): Promise<GatewayTrunk> {
+    return this.queries.execute(new LookupGatewayTrunk(gatewayScopeOf(ctx), sipUsername, ctx.readAhead));
+  }
+
+  @Get('changes')
+  @ApiOperation({
+    operationId: 'listGatewayChanges',
+    summary: 'User names whose lookup changed: what a gateway evicts from its cache',
+  })
+  @ApiOkResponse({
+    type: GatewayChangesDto,
+    description:
+      'Poll with the previous cursor as `after` (every 500 ms in the reference gateway). `flush: true` means drop every cached lookup.',
+  })
+  changes(@Query() query: GatewayChangesQueryDto, @Ctx() ctx: RequestContext): Promise<GatewayChanges> {
+    const after = query.after === undefined ? null : Number(query.after);
+    return this.queries.execute(new ListGatewayChanges(gatewayScopeOf(ctx), after, this.clock.now()));
   }
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../../platform/http/request-context';
 import { GetTrunkAsOf, GetTrunkHistory } from '../../trunk-history/trunk-history.queries';
+import { ListTrunksAsOf } from '../../trunk-history/trunks-as-of.query';
 import {
   GetTrunkQueryDto,
   ListTrunksQueryDto,
@@ -20,20 +21,22 @@ export class TrunksReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOkResponse({ type: TrunkListDto, description: 'Newest first by default' })
+  @ApiOperation({ operationId: 'listTrunks', summary: 'List trunks' })
+  @ApiOkResponse({
+    type: TrunkListDto,
+    description: 'Newest first by default; with as_of, the trunks of the account as they were at that instant',
+  })
   list(@Query() query: ListTrunksQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkListDto> {
-    return this.queries.execute(
-      new ListTrunks(
-        accountOf(ctx),
-        query.limit,
-        query.offset,
-        query.status,
-        query.sort === 'created_at' ? 'asc' : 'desc',
-      ),
-    );
+    const order = query.sort === 'created_at' ? 'asc' : 'desc';
+    if (query.as_of !== undefined)
+      return this.queries.execute(
+        new ListTrunksAsOf(accountOf(ctx), new Date(query.as_of), query.limit, query.offset, query.status, order),
+      );
+    return this.queries.execute(new ListTrunks(accountOf(ctx), query.limit, query.offset, query.status, order));
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getTrunk', summary: 'Get a trunk' })
   @ApiOkResponse({ type: TrunkDetailDto, description: 'With as_of: the trunk as it was at that instant' })
   get(@Param('id') id: string, @Query() query: GetTrunkQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkDetailDto> {
     if (query.as_of !== undefined)
@@ -42,6 +45,7 @@ export class TrunksReadController {
   }
 
   @Get(':id/events')
+  @ApiOperation({ operationId: 'listTrunkEvents', summary: "List a trunk's history" })
   @ApiOkResponse({
     type: TrunkHistoryDto,
     description: "The trunk's full history for auditors, oldest first, secrets redacted",

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
 import { CreateAccount } from '../create-account.handler';
 import { CreateAccountRequestDto } from '../dto/create-account.request.dto';
@@ -13,6 +13,7 @@ export class AccountsWriteController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
+  @ApiOperation({ operationId: 'createAccount', summary: 'Create an account' })
   @HttpCode(201)
   @ApiCreatedResponse({ type: AccountDto, description: 'Needs a key with the admin scope' })
   create(@Body() body: CreateAccountRequestDto, @Ctx() ctx: RequestContext): Promise<AccountDto> {

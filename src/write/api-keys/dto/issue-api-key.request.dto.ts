@@ -13,7 +13,9 @@ import {
 import { SCOPES, Scope } from '../../../shared/api-key-scopes';
 
 export class IssueApiKeyRequestDto {
-  @ApiPropertyOptional({ description: 'Account the key acts for. Omit only for keys whose scopes are ["admin"].' })
+  @ApiPropertyOptional({
+    description: 'Account the key acts for. Omit only for keys whose scopes are ["admin"] or ["gateway"].',
+  })
   @IsOptional()
   @IsString({ message: 'account_id must be a string' })
   @Matches(/^acct_[A-Za-z0-9]{1,64}$/, { message: 'account_id must be an account id (acct_…)' })
@@ -28,12 +30,12 @@ export class IssueApiKeyRequestDto {
     enum: SCOPES,
     isArray: true,
     description:
-      'full: everything of its account; read: GET only; ingest: /v1/ingest and /v1/gateway; admin: accounts and keys',
+      'full: everything of its account; read: GET only; ingest: /v1/ingest and /v1/gateway; admin: accounts and keys; gateway: a SIP gateway serving every account (/v1/ingest and /v1/gateway, any trunk, its own rate budget); audit: the audit log of its account (/v1/audit-events: list, verify, export) and nothing else (full includes it)',
   })
-  @IsArray({ message: 'scopes must be an array of full, read, ingest, admin' })
+  @IsArray({ message: 'scopes must be an array of full, read, ingest, admin, gateway, audit' })
   @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
-  @ArrayMaxSize(4, { message: 'scopes has at most 4 entries' })
-  @IsIn(SCOPES, { each: true, message: 'scopes entries must be full, read, ingest or admin' })
+  @ArrayMaxSize(5, { message: 'scopes has at most 5 entries' })
+  @IsIn(SCOPES, { each: true, message: 'scopes entries must be full, read, ingest, admin, gateway or audit' })
   scopes!: Scope[];
 
   @ApiPropertyOptional({ format: 'date-time', description: 'After this instant the key fails authentication' })

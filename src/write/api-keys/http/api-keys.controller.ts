@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Ctx, eventMetadata, RequestContext } from '../../../platform/http/request-context';
 import { IssueApiKey, RevokeApiKey } from '../api-key.handlers';
 import { IssueApiKeyRequestDto } from '../dto/issue-api-key.request.dto';
@@ -13,8 +20,10 @@ export class ApiKeysWriteController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
+  @ApiOperation({ operationId: 'createApiKey', summary: 'Issue an API key' })
   @HttpCode(201)
   @ApiCreatedResponse({ type: IssuedApiKeyDto, description: 'The key is in this response only' })
+  @ApiNotFoundResponse({ description: 'not_found: no account has this account_id' })
   issue(@Body() body: IssueApiKeyRequestDto, @Ctx() ctx: RequestContext): Promise<IssuedApiKeyDto> {
     const input = {
       accountId: body.account_id ?? null,
@@ -26,6 +35,7 @@ export class ApiKeysWriteController {
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked; effective at once on every instance' })
   async revoke(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {

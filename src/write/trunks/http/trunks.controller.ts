@@ -24,6 +24,7 @@ export class TrunksWriteController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
+  @ApiOperation({ operationId: 'createTrunk', summary: 'Create a trunk' })
   @HttpCode(201)
   @ApiCreatedResponse({ type: TrunkCreatedDto, description: 'Secrets are never returned' })
   create(@Body() body: CreateTrunkRequestDto, @Ctx() ctx: RequestContext): Promise<TrunkCreatedDto> {
@@ -31,6 +32,7 @@ export class TrunksWriteController {
   }
 
   @Patch(':id')
+  @ApiOperation({ operationId: 'updateTrunk', summary: 'Update a trunk' })
   @ApiOkResponse({
     type: TrunkUpdatedDto,
     description: 'Only the included fields change; active calls are not interrupted',
@@ -44,6 +46,7 @@ export class TrunksWriteController {
   }
 
   @Post(':id/rotate-password')
+  @ApiOperation({ operationId: 'rotateTrunkSipPassword', summary: "Rotate a trunk's SIP password" })
   @HttpCode(200)
   @ApiOkResponse({
     type: PasswordRotatedDto,
@@ -54,14 +57,19 @@ export class TrunksWriteController {
   }
 
   @Post(':id/rotate-sip-password')
+  @ApiOperation({
+    operationId: 'rotateTrunkSipPasswordAlias',
+    summary: "Rotate a trunk's SIP password (deprecated path)",
+    deprecated: true,
+  })
   @HttpCode(200)
-  @ApiOperation({ summary: 'Same as rotate-password (both paths appear in the spec)' })
   @ApiOkResponse({ type: PasswordRotatedDto })
   rotateAlias(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<PasswordRotatedDto> {
     return this.rotate(id, ctx);
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'deleteTrunk', summary: 'Delete a trunk' })
   @HttpCode(204)
   @ApiNoContentResponse({
     description:

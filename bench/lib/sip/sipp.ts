@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCENARIOS_DIR } from './paths';
+import { freeUdpPort, ProcessGroup, Spawned } from './processes';
+
+/** What SIPp saw of one good call, in Unix ms of this host's clock. */
+export interface SippCall {
+  callId: string;
+  inviteSentMs: number;
+  answeredMs: number;
+  byeSentMs: number;
+}
+
+export interface CallRun {
+  scenario: 'carrier-call' | 'carrier-refused';
+  gatewayPort: number;
+  /** The carrier's address: 127.0.0.1, or another loopback address to come from elsewhere. */
+  localIp?: string;
+  user: string;
+  password: string;
+  calls: number;
+  /** Calls started per second (default 10), and at most this many at once (default: all). */
+  rate?: number;
+  concurrent?: number;
+  pauseMs?: number;
+  caller?: string;
+  called?: string;
+  /** SIPp gives up after this long (its -timeout). */
+  timeoutS?: number;
+}
+
+export interface CallResult {
+  exitCode: number | null;
+  calls: SippCall[];
+  output: string;
+}
+
+/** The agent's stand-in (agent.xml) on 127.0.0.1:port until stopped. */
+export function startAgent(group: ProcessGroup, port: number, dir: string): Spawned {
+  return group.spawn(
+    'sipp agent',
+    'sipp',
+    [
+      '-sf',
+      join(SCENARIOS_DIR, 'agent.xml'),
+      '-i',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-nostdin',
+      '-trace_err',
+      '-error_file',
+      join(dir, `agent-${port}-errors.log`),
+    ],
+    { urgent: true },
+  );
+}
+
+/** The record id the reference gateway gives a call: call_ + MD5 of its SIP Call-ID. */
+export const recordIdOf = (callId: string) => `call_${createHash('md5').update(callId).digest('hex')}`;
+
+let runs = 0;
+
+/** Runs a carrier scenario to its end: exit 0 when every call went as the scenario expects. */
+export async function runCalls(group: ProcessGroup, dir: string, run: CallRun): Promise<CallResult> {
+  const id = `${run.scenario}-${++runs}`;
+  const injection = join(dir, `${id}.csv`);
+  writeFileSync(injection, `SEQUENTIAL\n${run.caller ?? '+14155550100'};${run.called ?? '+442071838750'}\n`);
+  const logFile = join(dir, `${id}.log`);
+  const localPort = await freeUdpPort();
+  const sipp = group.spawn(
+    id,
+    'sipp',
+    [
+      `127.0.0.1:${run.gatewayPort}`,
+      '-sf',
+      join(SCENARIOS_DIR, `${run.scenario}.xml`),
+      '-inf',
+      injection,
+      '-au',
+      run.user,
+      '-ap',
+      run.password,
+      '-i',
+      run.localIp ?? '127.0.0.1',
+      '-p',
+      String(localPort),
+      '-m',
+      String(run.calls),
+      '-r',
+      String(run.rate ?? 10),
+      '-l',
+      String(run.calls),
+      '-d',
+      String(run.pauseMs ?? 1000),
+      '-timeout',
+      `${run.timeoutS ?? 60}s`,
+      '-timeout_error',
+      '-nostdin',
+      '-trace_logs',
+      '-log_file',
+      logFile,
+      '-trace_err',
+      '-error_file',
+      join(dir, `${id}-errors.log`),
+    ],
+    { urgent: true },
+  );
+  const exitCode = await sipp.exited;
+  const errors = join(dir, `${id}-errors.log`);
+  const output = sipp.output() + (existsSync(errors) ? readFileSync(errors, 'utf8') : '');
+  return { exitCode, calls: existsSync(logFile) ? parseCalls(readFileSync(logFile, 'utf8')) : [], output };
+}
+
+/** The CALL lines the scenario logs: call id, then seconds and microseconds of three moments. */
+function parseCalls(log: string): SippCall[] {
+  return log
+    .split('\n')
+    .filter((line) => line.startsWith('CALL '))
+    .map((line) => {
+      const [, callId, ...numbers] = line.trim().split(/\s+/);
+      const [inviteS, inviteUs, okS, okUs, byeS, byeUs] = numbers.map(Number);
+      const ms = (s: number, us: number) => s * 1000 + us / 1000;
+      return {
+        callId,
+        inviteSentMs: ms(inviteS, inviteUs),
+        answeredMs: ms(okS, okUs),
+        byeSentMs: ms(byeS, byeUs),
+      };
+    });
+}

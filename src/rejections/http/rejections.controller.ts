@@ -1,0 +1,51 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { accountOf, Ctx, gatewayScopeOf, RequestContext } from '../../platform/http/request-context';
+import { CLOCK, Clock } from '../../shared/clock';
+import { RejectionIngestion, RejectionIngestResult } from '../ingestion/rejection-ingestion.service';
+import { ListRejectionsQueryDto, CallRejectionListDto } from '../read/rejection.dto';
+import { ListTrunkRejections } from '../read/rejections.queries';
+import { REJECTIONS_BODY_SCHEMA, RejectionIngestResultDto } from './rejections-body.schema';
+
+@ApiTags('rejections')
+@ApiBearerAuth()
+@Controller('v1')
+export class RejectionsController {
+  constructor(
+    private readonly ingestion: RejectionIngestion,
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('ingest/rejections')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'ingestRejections',
+    summary: "Report refused INVITEs (the SIP gateway's rejection log)",
+  })
+  @ApiConsumes('application/x-ndjson', 'application/json')
+  @ApiBody({ schema: REJECTIONS_BODY_SCHEMA as never })
+  @ApiOkResponse({
+    type: RejectionIngestResultDto,
+    description:
+      'Scope gateway, ingest or full. 200 means every accepted rejection is stored; re-sending one (same id and at) counts it once.',
+  })
+  ingest(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<RejectionIngestResult> {
+    return this.ingestion.ingest(gatewayScopeOf(ctx), body, this.clock.now());
+  }
+
+  @Get('trunks/:id/rejections')
+  @ApiOperation({ operationId: 'listTrunkRejections', summary: "List a trunk's rejected INVITEs, newest first" })
+  @ApiOkResponse({
+    type: CallRejectionListDto,
+    description: 'from/to bound the time (default: the last 7 days); cursor pages',
+  })
+  list(
+    @Param('id') id: string,
+    @Query() query: ListRejectionsQueryDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CallRejectionListDto> {
+    return this.queries.execute(new ListTrunkRejections(accountOf(ctx), id, query, this.clock.now()));
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The rejection log: every INVITE a gateway refused (or that failed before an agent answered it),
+ * with why. Reasons are the gateway's words for the failure taxonomy's classes
+ * (docs/sip-gateway.md has the table).
+ */
+export const REJECTION_REASONS = [
+  'auth_failed',
+  'unknown_user',
+  'trunk_inactive',
+  'address_not_allowed',
+  'over_capacity',
+  'no_route',
+  'agent_unreachable',
+  'agent_error',
+  'lookup_unavailable',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+/** A rejection as a gateway reports it, after validation. */
+export interface Rejection {
+  id: string;
+  at: Date;
+  reason: RejectionReason;
+  sip_code: number;
+  sip_reason: string | null;
+  source_address: string;
+  /** What the carrier sent, kept only in the accepted forms ('' otherwise). */
+  sip_username: string;
+  from: string;
+  to: string;
+  trunk_id: string | null;
+}
+
+/** A row of call_rejections. */
+export interface RejectionRow {
+  account_id: string;
+  trunk_id: string;
+  at: string;
+  rejection_id: string;
+  reason: string;
+  sip_code: number;
+  sip_reason: string;
+  source_address: string;
+  sip_username: string;
+  from_number: string;
+  to_number: string;
+  ingested_at: string;
+}
