@@ -26,8 +26,13 @@ export interface CommandOutcome<E, S> {
   revision: number;
 }
 
-/** Enough for dozens of concurrent writers on one stream; each retry backs off with jitter. */
-const MAX_ATTEMPTS = 25;
+/**
+ * Each round of a conflict lets at least one writer through, so N writers racing on one stream
+ * need up to N attempts; appends to one stream are also queued per process (the hash chain), so
+ * rounds are serial. 64 covers the bursts the API sees on one trunk (50 parallel writes in
+ * test/e2e/trunks-concurrency); each retry backs off with jitter.
+ */
+const MAX_ATTEMPTS = 64;
 
 /**
  * read → fold → decide → append with the expected version, retried a bounded number of times on
