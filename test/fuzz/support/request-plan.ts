@@ -30,13 +30,20 @@ export interface RequestPlan {
   note: string;
 }
 
-/** encodeURIComponent, except that lone surrogates (which it throws on) go as U+FFFD. */
+/**
+ * encodeURIComponent, except that lone surrogates (which it throws on) go as U+FFFD, and a value
+ * that would be a dot segment ("." or "..", encoded or not) gets a letter: every URL parser
+ * (WHATWG's, undici's) removes dot segments before sending, so no client can send such an id and
+ * the request would name another route.
+ */
 function encode(text: string): string {
+  let encoded: string;
   try {
-    return encodeURIComponent(text);
+    encoded = encodeURIComponent(text);
   } catch {
-    return encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '\ufffd'));
+    encoded = encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '\ufffd'));
   }
+  return /^(\.|%2e){1,2}$/i.test(encoded) ? `${encoded}x` : encoded;
 }
 
 const KINDS = (op: Operation): { arbitrary: fc.Arbitrary<PlanKind>; weight: number }[] => [
