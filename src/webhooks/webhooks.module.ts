@@ -5,6 +5,7 @@ import { WebhookReadModels } from './projections/webhook-read-models.service';
 import { AlertRulesReadController, WebhookEndpointsReadController } from './http/webhooks-read.controller';
 import {
   GetAlertRuleHandler,
+  GetWebhookDeliveryHandler,
   GetWebhookEndpointHandler,
   ListAlertRulesHandler,
   ListWebhookDeliveriesHandler,
@@ -17,7 +18,6 @@ import { WebhookDeliveriesWriteController } from './http/webhook-deliveries.cont
 import { ReplayWebhookDeliveryHandler } from './write/replay-delivery.handler';
 import { WebhookEndpointsWriteController } from './http/webhook-endpoints.controller';
 import { WebhookEndpointSupport } from './http/webhook-endpoint-support';
-import { GetWebhookDeliveryHandler } from './read/webhook-delivery.query';
 import { RecordCallsCompletedHandler } from './write/record-calls-completed.handler';
 import { DecideDeliveryOutcomeHandler } from './write/decide-delivery-outcome.handler';
 import { WEBHOOK_SETTINGS, WebhookSettings } from './webhooks.settings';

@@ -1,12 +1,12 @@
 import { EncryptedSecret } from '../../src/shared/encrypted-secret';
-import { TrunkCommand } from '../../src/write/trunks/domain/trunk.decider';
+import { TrunkCommand } from '../../src/domain/trunks/trunk.decider';
 import {
   SipPasswordRotated,
   TrunkCreated,
   TrunkDeleted,
   TrunkEvent,
   TrunkUpdated,
-} from '../../src/write/trunks/domain/trunk.events';
+} from '../../src/domain/trunks/trunk.events';
 
 export const AT = new Date('2026-11-21T10:00:00.000Z');
 export const LATER = new Date('2026-11-21T11:00:00.000Z');

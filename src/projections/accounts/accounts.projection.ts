@@ -1,6 +1,6 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { isAccountEvent } from '../../write/accounts/domain/account.decider';
+import { isAccountEvent } from '../../domain/accounts/account.decider';
 import { Projection } from '../projection';
 
 /** Read-model layout, shared with the queries in src/read/accounts. */

@@ -1,6 +1,6 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { isApiKeyEvent } from '../../write/api-keys/domain/api-key.decider';
+import { isApiKeyEvent } from '../../domain/api-keys/api-key.decider';
 import { Projection } from '../projection';
 
 /**

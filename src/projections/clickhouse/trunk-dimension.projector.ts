@@ -8,7 +8,7 @@ import {
   GlobalPosition,
   StoredEvent,
 } from '../../infrastructure/event-store/event-store.port';
-import { isTrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { isTrunkEvent } from '../../domain/trunks/trunk.events';
 import { PositionWaiters } from '../position-waiters';
 
 export const TRUNK_DIMENSION = 'trunk-dimension';

@@ -15,7 +15,7 @@ import {
   TRUNK_STATUSES,
   TrunkStatus,
   Vad,
-} from '../../write/trunks/domain/trunk.types';
+} from '../../domain/trunks/trunk.types';
 
 /** The trunk as the read side serves it: no secret, not even encrypted. */
 export interface TrunkView {

@@ -3,7 +3,7 @@ import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructure/secrets/secret.errors';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
-import { isTrunkEvent, TrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { isTrunkEvent, TrunkEvent } from '../../domain/trunks/trunk.events';
 import { Projection, ProjectionView } from '../projection';
 import {
   GatewayRecord,

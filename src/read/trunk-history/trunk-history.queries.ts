@@ -5,8 +5,8 @@ import { READ_SETTINGS, ReadSettings } from '../read.settings';
 import { fold } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
 import { isEncryptedSecret } from '../../shared/encrypted-secret';
-import { TrunkState, trunkDecider, trunkStream } from '../../write/trunks/domain/trunk.decider';
-import { isTrunkEvent } from '../../write/trunks/domain/trunk.events';
+import { TrunkState, trunkDecider, trunkStream } from '../../domain/trunks/trunk.decider';
+import { isTrunkEvent } from '../../domain/trunks/trunk.events';
 import { TrunkDetailDto, TrunkHistoryDto, TrunkHistoryEventDto } from '../trunks/trunk.dto';
 
 /*

@@ -4,9 +4,9 @@ import { AUDIT_LOG, type AuditLogReader } from '../../audit/read/audit-log.port'
 import { streamPrefixOf } from '../../audit/domain/audit-resources';
 import type { GlobalPosition, StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { fold } from '../../shared/decider';
-import { type LiveTrunk, trunkDecider, type TrunkState } from '../../write/trunks/domain/trunk.decider';
-import { isTrunkEvent, type TrunkEvent } from '../../write/trunks/domain/trunk.events';
-import type { TrunkStatus } from '../../write/trunks/domain/trunk.types';
+import { type LiveTrunk, trunkDecider, type TrunkState } from '../../domain/trunks/trunk.decider';
+import { isTrunkEvent, type TrunkEvent } from '../../domain/trunks/trunk.events';
+import type { TrunkStatus } from '../../domain/trunks/trunk.types';
 import { NO_CALLS, TRUNK_STATS_READER, type TrunkStatsReader } from '../trunks/trunk-stats.port';
 import type { TrunkListDto, TrunkListItemDto } from '../trunks/trunk.dto';
 

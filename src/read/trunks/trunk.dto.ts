@@ -8,7 +8,7 @@ import {
   TRUNK_STATUSES,
   TrunkStatus,
   Vad,
-} from '../../write/trunks/domain/trunk.types';
+} from '../../domain/trunks/trunk.types';
 import { ProviderSettingsDto, VadDto } from '../../contracts/trunks/trunk-settings.dto';
 
 export class ListTrunksQueryDto extends PaginationQueryDto {

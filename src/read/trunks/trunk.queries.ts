@@ -6,7 +6,7 @@ import { READ_SETTINGS, ReadSettings } from '../read.settings';
 import { TrunkView, trunkKeys, trunkViewCodec } from '../../projections/trunks/trunk-view';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import { TrunkStatus } from '../../write/trunks/domain/trunk.types';
+import { TrunkStatus } from '../../domain/trunks/trunk.types';
 import { NO_CALLS, TRUNK_STATS_READER, TrunkStatsReader } from './trunk-stats.port';
 import { TrunkDetailDto, TrunkListDto, TrunkListItemDto } from './trunk.dto';
 

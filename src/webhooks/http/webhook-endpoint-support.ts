@@ -8,9 +8,8 @@ import { CallCompletedRecorder } from '../calls/call-completed.recorder';
 import { EndpointSecrets } from '../delivery/endpoint-secrets';
 import { isForbiddenAddress } from '../delivery/ssrf.guard';
 import { WebhookReadModels } from '../projections/webhook-read-models.service';
-import { GetWebhookDelivery } from '../read/webhook-delivery.query';
 import { WebhookDeliveryDto, WebhookEndpointDto } from '../read/webhook.dto';
-import { GetWebhookEndpoint } from '../read/webhook.queries';
+import { GetWebhookDelivery, GetWebhookEndpoint } from '../read/webhook.queries';
 
 /**
  * The HTTP edge of the webhook routes: checks before a command (URL policy, the resources it

@@ -14,6 +14,7 @@ import { alertRuleDto, AlertRuleDto, AlertRuleListDto } from './alert-rule.dto';
 import {
   deliveryDto,
   endpointDto,
+  WebhookDeliveryDto,
   WebhookDeliveryListDto,
   WebhookEndpointDto,
   WebhookEndpointListDto,
@@ -145,6 +146,24 @@ export class GetAlertRuleHandler implements IQueryHandler<GetAlertRule, AlertRul
   async execute({ accountId, ruleId }: GetAlertRule): Promise<AlertRuleDto> {
     return alertRuleDto(
       await ownView(this.store, alertRuleViewCodec, webhookKeys.alertRule(ruleId), accountId, 'Alert rule'),
+    );
+  }
+}
+
+export class GetWebhookDelivery {
+  constructor(
+    readonly accountId: string,
+    readonly deliveryId: string,
+  ) {}
+}
+
+@QueryHandler(GetWebhookDelivery)
+export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelivery, WebhookDeliveryDto> {
+  constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
+
+  async execute({ accountId, deliveryId }: GetWebhookDelivery): Promise<WebhookDeliveryDto> {
+    return deliveryDto(
+      await ownView(this.store, deliveryViewCodec, webhookKeys.delivery(deliveryId), accountId, 'Webhook delivery'),
     );
   }
 }

@@ -5,7 +5,7 @@ import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { CommandRunner } from '../command-runner';
-import { accountDecider, accountStream } from './domain/account.decider';
+import { accountDecider, accountStream } from '../../domain/accounts/account.decider';
 import { AccountDto } from '../../contracts/accounts/account.dto';
 
 export class CreateAccount {

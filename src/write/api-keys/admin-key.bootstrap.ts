@@ -5,7 +5,7 @@ import { EventMetadata, GlobalPosition, VersionConflictError } from '../../infra
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../command-runner';
-import { apiKeyDecider, apiKeyStream } from './domain/api-key.decider';
+import { apiKeyDecider, apiKeyStream } from '../../domain/api-keys/api-key.decider';
 import type { Environment } from '../../shared/api-key-scopes';
 import { AUTH_SETTINGS, AuthSettings } from '../../platform/auth/auth.settings';
 import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';

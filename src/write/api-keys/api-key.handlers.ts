@@ -7,9 +7,9 @@ import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { newId } from '../../shared/ids';
-import { accountStream } from '../accounts/domain/account.decider';
+import { accountStream } from '../../domain/accounts/account.decider';
 import { CommandRunner } from '../command-runner';
-import { apiKeyDecider, apiKeyStream } from './domain/api-key.decider';
+import { apiKeyDecider, apiKeyStream } from '../../domain/api-keys/api-key.decider';
 import { PLATFORM_SCOPES, Scope } from '../../shared/api-key-scopes';
 import { IssuedApiKeyDto } from '../../contracts/api-keys/api-key.dto';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../command-runner';
-import { reservationDecider } from './domain/reservation.decider';
+import { reservationDecider } from '../../domain/reservations/reservation.decider';
 
 /** Tells whether a holder no longer needs its value (its resource was deleted or never created). */
 export type StaleHolderCheck = (holderId: string, since: Date) => Promise<boolean>;

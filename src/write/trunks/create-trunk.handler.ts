@@ -10,7 +10,7 @@ import { DomainError } from '../../shared/domain-error';
 import { newId } from '../../shared/ids';
 import { CommandRunner } from '../command-runner';
 import { Reservations } from '../reservations/reservation.service';
-import { checkWiring, trunkDecider, trunkStream } from './domain/trunk.decider';
+import { checkWiring, trunkDecider, trunkStream } from '../../domain/trunks/trunk.decider';
 import { CreateTrunkRequestDto } from './dto/create-trunk.request.dto';
 import { TrunkCreatedDto } from './dto/trunk-responses.dto';
 import { sealWiring, TrunkSupport } from './trunk-support';

@@ -6,7 +6,7 @@ import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { CommandRunner } from '../command-runner';
 import { Reservations } from '../reservations/reservation.service';
-import { trunkDecider, trunkStream } from './domain/trunk.decider';
+import { trunkDecider, trunkStream } from '../../domain/trunks/trunk.decider';
 import { TrunkSupport } from './trunk-support';
 
 export class DeleteTrunk {

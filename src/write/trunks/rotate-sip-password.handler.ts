@@ -7,7 +7,7 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { randomBase62 } from '../../shared/ids';
 import { CommandRunner } from '../command-runner';
-import { trunkDecider, trunkStream } from './domain/trunk.decider';
+import { trunkDecider, trunkStream } from '../../domain/trunks/trunk.decider';
 import { PasswordRotatedDto } from './dto/trunk-responses.dto';
 
 /** 32 base62 characters from the CSPRNG: about 190 bits. */

@@ -8,10 +8,10 @@ import {
 import { SecretBox } from '../../infrastructure/secrets/secret-box';
 import { DomainError } from '../../shared/domain-error';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
-import { ProviderWiring } from './domain/trunk.types';
+import { ProviderWiring } from '../../domain/trunks/trunk.types';
 import { ReservationRequest, StaleHolderCheck } from '../reservations/reservation.service';
-import { sipUsernameStream, trunkNameStream } from '../reservations/domain/reservation.decider';
-import { trunkStream } from './domain/trunk.decider';
+import { sipUsernameStream, trunkNameStream } from '../../domain/reservations/reservation.decider';
+import { trunkStream } from '../../domain/trunks/trunk.decider';
 
 /** A reservation whose trunk never got created is abandoned after this long. */
 const ABANDONED_AFTER_MS = 60_000;

@@ -8,7 +8,7 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../command-runner';
 import { ReservationRequest, Reservations } from '../reservations/reservation.service';
-import { checkWiring, LiveTrunk, TrunkChanges, trunkDecider, trunkStream } from './domain/trunk.decider';
+import { checkWiring, LiveTrunk, TrunkChanges, trunkDecider, trunkStream } from '../../domain/trunks/trunk.decider';
 import { TrunkUpdatedDto } from './dto/trunk-responses.dto';
 import { UpdateTrunkRequestDto } from './dto/update-trunk.request.dto';
 import { sealWiring, TrunkSupport } from './trunk-support';

@@ -6,7 +6,7 @@ import { allowedCidrsOf } from '../../../src/read/gateway/gateway-target';
 import { GatewayTrunk, LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../../src/read/gateway/gateway.queries';
 import { TrunkDetailDto } from '../../../src/read/trunks/trunk.dto';
 import { GetTrunk, GetTrunkHandler, ListTrunks, ListTrunksHandler } from '../../../src/read/trunks/trunk.queries';
-import { TrunkStatus } from '../../../src/write/trunks/domain/trunk.types';
+import { TrunkStatus } from '../../../src/domain/trunks/trunk.types';
 import { found } from '../../support/projection-spec';
 import { AT, LATER } from '../../support/trunk-builders';
 

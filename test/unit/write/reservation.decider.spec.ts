@@ -3,7 +3,7 @@ import {
   ReservationEvent,
   sipUsernameStream,
   trunkNameStream,
-} from '../../../src/write/reservations/domain/reservation.decider';
+} from '../../../src/domain/reservations/reservation.decider';
 import { deciderSpec } from '../../support/decider-spec';
 
 const spec = deciderSpec(reservationDecider('alice'));

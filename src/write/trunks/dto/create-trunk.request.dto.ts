@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { PROVIDERS, Provider } from '../domain/trunk.types';
+import { PROVIDERS, Provider } from '../../../domain/trunks/trunk.types';
 import { IsCidrList, ProviderSettingsDto, VadDto } from '../../../contracts/trunks/trunk-settings.dto';
 
 export const SIP_USERNAME = /^[A-Za-z0-9-]{3,64}$/;

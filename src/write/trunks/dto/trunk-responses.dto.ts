@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PROVIDERS, Provider, TRUNK_STATUSES, TrunkStatus } from '../domain/trunk.types';
+import { PROVIDERS, Provider, TRUNK_STATUSES, TrunkStatus } from '../../../domain/trunks/trunk.types';
 
 export class TrunkCreatedDto {
   @ApiProperty({ example: 'conn_…' }) id!: string;

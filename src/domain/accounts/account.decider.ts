@@ -1,6 +1,6 @@
-import { Decider } from '../../../shared/decider';
-import { DomainError } from '../../../shared/domain-error';
-import { eventGuard } from '../../../shared/event-guard';
+import { Decider } from '../../shared/decider';
+import { DomainError } from '../../shared/domain-error';
+import { eventGuard } from '../../shared/event-guard';
 
 export type AccountCommand = {
   type: 'CreateAccount';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Decider } from '../../../shared/decider';
-import { DomainError } from '../../../shared/domain-error';
+import { Decider } from '../../shared/decider';
+import { DomainError } from '../../shared/domain-error';
 
 /**
  * A unique value (a sip_username, a trunk name within an account) is held by appending to the

@@ -1,6 +1,6 @@
-import { Decider } from '../../../shared/decider';
-import { DomainError, invalidField } from '../../../shared/domain-error';
-import { EncryptedSecret } from '../../../shared/encrypted-secret';
+import { Decider } from '../../shared/decider';
+import { DomainError, invalidField } from '../../shared/domain-error';
+import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { TrunkEvent, TrunkUpdated } from './trunk.events';
 import {
   ALL_PROVIDER_FIELDS,

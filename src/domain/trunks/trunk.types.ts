@@ -1,4 +1,4 @@
-import { EncryptedSecret } from '../../../shared/encrypted-secret';
+import { EncryptedSecret } from '../../shared/encrypted-secret';
 
 export const PROVIDERS = ['openai', 'elevenlabs', 'custom'] as const;
 export type Provider = (typeof PROVIDERS)[number];

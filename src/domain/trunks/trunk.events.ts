@@ -1,5 +1,5 @@
-import { EncryptedSecret } from '../../../shared/encrypted-secret';
-import { eventGuard } from '../../../shared/event-guard';
+import { EncryptedSecret } from '../../shared/encrypted-secret';
+import { eventGuard } from '../../shared/event-guard';
 import { Provider, ProviderWiring, TrunkSettings } from './trunk.types';
 
 export type TrunkCreated = {

@@ -1,7 +1,7 @@
-import { Decider } from '../../../shared/decider';
-import { DomainError } from '../../../shared/domain-error';
-import { eventGuard } from '../../../shared/event-guard';
-import { Environment, Scope } from '../../../shared/api-key-scopes';
+import { Decider } from '../../shared/decider';
+import { DomainError } from '../../shared/domain-error';
+import { eventGuard } from '../../shared/event-guard';
+import { Environment, Scope } from '../../shared/api-key-scopes';
 
 export type ApiKeyCommand =
   | {
