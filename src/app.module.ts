@@ -7,7 +7,7 @@ import { ClusterModule } from './infrastructure/cluster/cluster.module';
 import { CLUSTER, ClusterServices } from './infrastructure/cluster/cluster.port';
 import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
 import { Authenticator } from './platform/auth/authenticator';
-import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { CREDENTIAL_REVOCATIONS, RateLimitingModule } from './rate-limiting/rate-limiting.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import {
   auditSettings,
@@ -42,6 +42,7 @@ import { CLOCK, systemClock } from './shared/clock';
 import { CreateAccountHandler } from './write/accounts/create-account.handler';
 import { AccountsWriteController } from './write/accounts/http/accounts.controller';
 import { IssueApiKeyHandler, RevokeApiKeyHandler } from './write/api-keys/api-key.handlers';
+import { KEY_REVOCATIONS } from './write/api-keys/key-revocations.port';
 import { ApiKeysWriteController } from './write/api-keys/http/api-keys.controller';
 import { CommandRunner } from './write/command-runner';
 import { READ_YOUR_WRITES } from './write/read-your-writes.port';
@@ -134,6 +135,7 @@ export class AppModule {
         CommandRunner,
         ReadModels,
         { provide: READ_YOUR_WRITES, useExisting: ReadModels },
+        { provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS },
         Authenticator,
         RequestGate,
         AdminBootstrap,

@@ -46,6 +46,8 @@ export function rateLimitSettings(config: AppConfig): RateLimitSettings {
     gatewayUnknownPerMinute: config.gatewayUnknownLookupsPerMinute,
     namespace: config.redisNamespace,
     readModelNamespace: readModelNamespace(config),
+    credentialCacheTtlMs: config.credentialCacheTtlMs,
+    leaseFraction: config.rateLimitLeasePercent / 100,
   };
 }
 

@@ -1,6 +1,12 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { REDIS } from '../infrastructure/infrastructure.module';
+import { AppLogger } from '../platform/logging/logging';
+import { CachedCredentialGate } from './cached.credential-gate';
+import { CredentialCache } from './credential-cache';
+import { CredentialRevocations } from './credential-revocations';
+import { LeasedRateLimiter } from './leased.rate-limiter';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { ApiKeyLookup } from '../read/api-keys/api-key.lookup';
 import { CREDENTIAL_GATE, CredentialGate } from './credential-gate';
@@ -23,7 +29,14 @@ export interface RateLimitSettings {
   namespace: string;
   /** Where the credential records live, for the gate's one-script lookup. */
   readModelNamespace: string;
+  /** CREDENTIAL_CACHE_TTL_MS: how long an instance trusts a cached credential; 0 reads Redis on every request. */
+  credentialCacheTtlMs: number;
+  /** RATE_LIMIT_LEASE_PERCENT / 100: the largest lease of slots an instance takes; 0 counts every request in Redis. */
+  leaseFraction: number;
 }
+
+/** Credentials cached per instance, at most (each well under 1 KB). */
+const CREDENTIAL_CACHE_ENTRIES = 100_000;
 
 /**
  * Rate limits and key usage: the limiter and usage store (Redis when REDIS_URL is set, shared by
@@ -32,9 +45,14 @@ export interface RateLimitSettings {
  */
 const LIMITS = Symbol('Limits');
 interface Limits {
+  /** The store's own limiter (what the credential lookup reaches), exported as RATE_LIMITER. */
   limiter: RateLimiter;
   gate: CredentialGate;
+  /** Null unless the gate caches credentials. */
+  cache: CredentialCache | null;
 }
+
+export const CREDENTIAL_REVOCATIONS = Symbol('CredentialRevocations');
 
 @Module({})
 export class RateLimitingModule implements OnApplicationShutdown {
@@ -59,11 +77,31 @@ export class RateLimitingModule implements OnApplicationShutdown {
             };
             if (!redis) {
               const limiter = new MemoryRateLimiter();
-              return { limiter, gate: new StoreCredentialGate(limiter, lookup, limits, store) };
+              return { limiter, gate: new StoreCredentialGate(limiter, lookup, limits, store), cache: null };
             }
             const limiter = new RedisRateLimiter(redis, settings.namespace, settings.readModelNamespace);
-            return { limiter, gate: new RedisCredentialGate(limiter, settings.readModelNamespace, limits) };
+            const shared = new RedisCredentialGate(limiter, settings.readModelNamespace, limits);
+            if (settings.credentialCacheTtlMs === 0 && settings.leaseFraction === 0)
+              return { limiter, gate: shared, cache: null };
+            // Leases of 0 % are leases of one slot: the exact count, one round trip per request.
+            const leased = new LeasedRateLimiter(limiter, { maxFraction: settings.leaseFraction });
+            const cache = new CredentialCache({
+              ttlMs: settings.credentialCacheTtlMs,
+              maxEntries: CREDENTIAL_CACHE_ENTRIES,
+            });
+            return { limiter, gate: new CachedCredentialGate(shared, cache, leased, limits), cache };
           },
+        },
+        {
+          provide: CREDENTIAL_REVOCATIONS,
+          inject: [LIMITS, CLUSTER, AppLogger],
+          useFactory: (limits: Limits, cluster: ClusterServices | null, logging: AppLogger) =>
+            CredentialRevocations.connect(
+              limits.cache?.enabled ? limits.cache : null,
+              cluster?.bus ?? null,
+              settings.namespace,
+              logging.for('rate-limiting'),
+            ),
         },
         { provide: RATE_LIMITER, inject: [LIMITS], useFactory: (limits: Limits): RateLimiter => limits.limiter },
         { provide: CREDENTIAL_GATE, inject: [LIMITS], useFactory: (limits: Limits): CredentialGate => limits.gate },
@@ -74,7 +112,7 @@ export class RateLimitingModule implements OnApplicationShutdown {
             redis ? new RedisKeyUsageStore(redis, settings.namespace) : new MemoryKeyUsageStore(),
         },
       ],
-      exports: [RATE_LIMITER, KEY_USAGE_STORE, CREDENTIAL_GATE, ApiKeyLookup],
+      exports: [RATE_LIMITER, KEY_USAGE_STORE, CREDENTIAL_GATE, CREDENTIAL_REVOCATIONS, ApiKeyLookup],
     };
   }
 

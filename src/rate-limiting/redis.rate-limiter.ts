@@ -83,6 +83,26 @@ end
 local allowed, count, resetAt = countIn(bucket, tonumber(ARGV[1]), limit, tonumber(ARGV[3]))
 return {allowed, count, resetAt, record, limit, ahead}`;
 
+/*
+ * A lease of up to `want` slots of a bucket's current window, for a limiter that hands them out in
+ * process (leased.rate-limiter.ts): the counter grows by what is granted, so the slots of every
+ * instance together never exceed the limit. KEYS[1] bucket; ARGV: window, limit, margin, want.
+ * Returns {granted, the count after the grant, resetAt}; granted 0 once the window is used up.
+ */
+const LEASE_LUA = `
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local now = tonumber(redis.call('TIME')[1])
+local index = math.floor(now / window)
+local resetAt = (index + 1) * window
+local key = KEYS[1] .. ':' .. index
+local count = tonumber(redis.call('GET', key) or '0')
+local granted = math.min(tonumber(ARGV[4]), limit - count)
+if granted <= 0 then return {0, count, resetAt} end
+count = redis.call('INCRBY', key, granted)
+if count == granted then redis.call('EXPIREAT', key, resetAt + tonumber(ARGV[3])) end
+return {granted, count, resetAt}`;
+
 const EXPIRY_MARGIN_SECONDS = 5;
 
 type Reply = [number, number, number, ...unknown[]];
@@ -106,7 +126,15 @@ export interface BucketDecision {
   readAhead?: ReadAheadValue;
 }
 
+/** Slots of one window taken at once: `count` is the window's count after the grant. */
+export interface Lease {
+  granted: number;
+  count: number;
+  resetAtSeconds: number;
+}
+
 export class RedisRateLimiter implements RateLimiter {
+  private readonly leaseScript: ScriptCommand;
   private readonly consumeScript: ScriptCommand;
   private readonly consumeAheadScript: ScriptCommand;
   private readonly lookupConsumeScript: ScriptCommand;
@@ -120,6 +148,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     const define = (name: string, lua: string, keys: number): ScriptCommand =>
       defineScript(redis, name, { lua, numberOfKeys: keys });
+    this.leaseScript = define('trunklineRateLimitLease', LEASE_LUA, 1);
     this.consumeScript = define('trunklineRateLimitConsume', CONSUME_LUA, 1);
     this.consumeAheadScript = define('trunklineRateLimitConsumeAhead', CONSUME_LUA, 2);
     this.lookupConsumeScript = define('trunklineRateLimitLookupConsume', LOOKUP_CONSUME_LUA, 1);
@@ -184,6 +213,14 @@ export class RedisRateLimiter implements RateLimiter {
     const result: BucketDecision = { decision: decision(allowed === 1, limit, count, resetAt) };
     if (ahead) result.readAhead = valueOf(ahead, aheadValue);
     return result;
+  }
+
+  /** Takes up to `want` slots of the bucket's current window in one step (see LEASE_LUA). */
+  async lease(bucket: string, limit: number, windowSeconds: number, want: number): Promise<Lease> {
+    assertLimitArgs(limit, windowSeconds);
+    const args = [windowSeconds, limit, EXPIRY_MARGIN_SECONDS, want];
+    const [granted, count, resetAtSeconds] = await this.leaseScript(`${this.namespace}rl:${bucket}`, ...args);
+    return { granted, count, resetAtSeconds };
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
+import { LeasedRateLimiter } from '../../src/rate-limiting/leased.rate-limiter';
 import { RedisTestContext } from '../support/redis';
 import { describeRateLimiterContract } from './rate-limiter.contract';
 
@@ -28,4 +29,17 @@ describe('RedisRateLimiter', () => {
     expect(await r.expiretime(key)).toBeGreaterThanOrEqual(resetAtSeconds);
     expect(await r.expiretime(key)).toBeLessThanOrEqual(resetAtSeconds + 10);
   });
+});
+
+const leased = new RedisTestContext('rate-limiter-leased');
+let leasedClient: ReturnType<RedisTestContext['client']> | undefined;
+
+// Leases of up to 1 % of the limit (the default): one limiter holds every slot it leased, so
+// in one process the count is exact, as the contract asks.
+describeRateLimiterContract('redis, leased slots', {
+  async create() {
+    leasedClient ??= leased.client();
+    return new LeasedRateLimiter(new RedisRateLimiter(await leasedClient, leased.namespace()), { maxFraction: 0.01 });
+  },
+  teardown: () => leased.teardown(),
 });

@@ -48,6 +48,8 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) GATEWAY_RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(60_000) CREDENTIAL_CACHE_TTL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10) RATE_LIMIT_LEASE_PERCENT?: number;
   @IsOptional() @Matches(SIP_ROUTE, { message: SIP_ROUTE_MESSAGE('SIP_ROUTE_OPENAI') }) SIP_ROUTE_OPENAI?: string;
   @IsOptional()
   @Matches(SIP_ROUTE, { message: SIP_ROUTE_MESSAGE('SIP_ROUTE_ELEVENLABS') })
@@ -105,6 +107,10 @@ export interface AppConfig {
   gatewayRateLimitPerMinute: number;
   /** Lookups of unknown sip_usernames per minute and gateway key, counted apart so they never lock out known ones. */
   gatewayUnknownLookupsPerMinute: number;
+  /** How long an instance trusts a cached credential without hearing of a revocation; 0 = no cache. */
+  credentialCacheTtlMs: number;
+  /** The largest lease of rate-limit slots an instance takes, in percent of the limit; 0 = one slot per request. */
+  rateLimitLeasePercent: number;
   /** Where a gateway relays each provider's calls: a SIP URI template per provider, null when unset. */
   sipRoutes: Record<'openai' | 'elevenlabs' | 'custom', string | null>;
   masterKey: string | null;
@@ -187,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 6000,
     gatewayRateLimitPerMinute: parsed.GATEWAY_RATE_LIMIT_PER_MINUTE ?? 120_000,
     gatewayUnknownLookupsPerMinute: parsed.GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE ?? 6000,
+    credentialCacheTtlMs: parsed.CREDENTIAL_CACHE_TTL_MS ?? 10_000,
+    rateLimitLeasePercent: parsed.RATE_LIMIT_LEASE_PERCENT ?? 1,
     sipRoutes: {
       openai: parsed.SIP_ROUTE_OPENAI ?? null,
       elevenlabs: parsed.SIP_ROUTE_ELEVENLABS ?? null,

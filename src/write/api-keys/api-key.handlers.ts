@@ -4,6 +4,7 @@ import { EVENT_STORE, EventMetadata, EventStore } from '../../infrastructure/eve
 import { generateApiKey, hashApiKey, keyHint } from '../../platform/auth/api-key';
 import { WRITE_SETTINGS, WriteSettings } from '../write.settings';
 import { READ_YOUR_WRITES, ReadYourWrites } from '../read-your-writes.port';
+import { KEY_REVOCATIONS, KeyRevocations } from './key-revocations.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { newId } from '../../shared/ids';
@@ -93,6 +94,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> 
   constructor(
     private readonly runner: CommandRunner,
     @Inject(READ_YOUR_WRITES) private readonly readModels: ReadYourWrites,
+    @Inject(KEY_REVOCATIONS) private readonly revocations: KeyRevocations,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -104,7 +106,11 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> 
       { type: 'RevokeApiKey', data: { keyId, at: this.clock.now() } },
       metadata,
     );
-    // Revocation must hold on every instance before the 204: the auth lookup reads this model.
+    // Revocation must hold on every instance before the 204: the auth lookup reads this model,
+    // and instances that cache credentials drop this one (in that order: a lookup racing the
+    // revocation cannot put the old record back).
     await this.readModels.waitFor(outcome.position);
+    for (const event of outcome.events)
+      if (event.type === 'ApiKeyRevoked') await this.revocations.revoked(event.data.key_hash);
   }
 }

@@ -1,0 +1,73 @@
+import { CredentialCache } from '../../../src/rate-limiting/credential-cache';
+import type { KeyCredential } from '../../../src/read/api-keys/api-key.lookup';
+
+const credential = (keyId: string, revoked = false): KeyCredential => ({
+  keyId,
+  accountId: 'acc_1',
+  scopes: ['read'],
+  environment: 'live',
+  expiresAt: null,
+  revoked,
+});
+
+describe('CredentialCache', () => {
+  let now = 1_000_000;
+  const cache = (ttlMs = 10_000, maxEntries = 100) => new CredentialCache({ ttlMs, maxEntries, now: () => now });
+
+  it('keeps a credential for its TTL, then reads it as missing', () => {
+    const c = cache();
+    c.set('h1', credential('key_1'), c.ticket());
+    expect(c.get('h1')).toEqual(credential('key_1'));
+    now += 9_999;
+    expect(c.get('h1')).toEqual(credential('key_1'));
+    now += 1;
+    expect(c.get('h1')).toBeUndefined();
+    expect(c.size).toBe(0);
+  });
+
+  it('forgets a revoked key at once', () => {
+    const c = cache();
+    c.set('h1', credential('key_1'), c.ticket());
+    c.set('h2', credential('key_2'), c.ticket());
+    c.forget('h1');
+    expect(c.get('h1')).toBeUndefined();
+    expect(c.get('h2')).toEqual(credential('key_2'));
+  });
+
+  it('does not keep what a lookup found if an invalidation came while it ran', () => {
+    const c = cache();
+    const ticket = c.ticket();
+    // The lookup read the record before the revocation reached the read model...
+    c.forget('h1');
+    // ...and its answer arrives after the instance dropped the key: it must not come back.
+    c.set('h1', credential('key_1'), ticket);
+    expect(c.get('h1')).toBeUndefined();
+    c.set('h1', credential('key_1', true), c.ticket());
+    expect(c.get('h1')?.revoked).toBe(true);
+  });
+
+  it('empties on clear (the bus may have lost messages)', () => {
+    const c = cache();
+    const ticket = c.ticket();
+    c.set('h1', credential('key_1'), ticket);
+    c.clear();
+    expect(c.get('h1')).toBeUndefined();
+    c.set('h2', credential('key_2'), ticket);
+    expect(c.get('h2')).toBeUndefined();
+  });
+
+  it('holds at most maxEntries, dropping the oldest', () => {
+    const c = cache(10_000, 2);
+    for (const n of [1, 2, 3]) c.set(`h${n}`, credential(`key_${n}`), c.ticket());
+    expect(c.size).toBe(2);
+    expect(c.get('h1')).toBeUndefined();
+    expect(c.get('h3')).toEqual(credential('key_3'));
+  });
+
+  it('keeps nothing with a TTL of 0', () => {
+    const c = cache(0);
+    c.set('h1', credential('key_1'), c.ticket());
+    expect(c.enabled).toBe(false);
+    expect(c.get('h1')).toBeUndefined();
+  });
+});
