@@ -72,6 +72,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     trustProxy: config.tls.mode === 'proxy',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
+    // No Nest middleware is used (hooks and guards do that work): without @fastify/middie no
+    // request pays for matching an empty middleware chain (about 5 % of a GET's CPU).
+    skipMiddie: true,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });
