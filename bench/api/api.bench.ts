@@ -1,6 +1,4 @@
-import { hashApiKey } from '../../src/platform/auth/api-key';
 import { accountKeys } from '../../src/projections/accounts/accounts.projection';
-import { apiKeyKeys } from '../../src/projections/api-keys/api-keys.projection';
 import { benchEventStoreAppends } from '../event-store/event-store-appends';
 import { type BareServerSpec, startBareServer } from '../lib/bare-baseline';
 import { progress, runBench } from '../lib/bench-main';
@@ -49,13 +47,10 @@ async function run(options: ApiBenchOptions, cleanups: Cleanups): Promise<ApiBen
     body,
   };
   const bare = await startBareServer(spec, appTarget, cleanups);
-  // The floor: the bare server plus the app's Redis round trip (same keys, same adapter).
-  const readModels = `${stores.REDIS_NAMESPACE}rm:`;
+  // The floor: the bare server plus the app's one Redis round trip (the record's read).
   const redis: BareServerSpec['redis'] = {
     url: options.redisUrl,
-    namespace: stores.REDIS_NAMESPACE,
-    readKey: readModels + accountKeys.account(accountId),
-    credentialKey: options.key === 'admin' ? null : readModels + apiKeyKeys.byHash(hashApiKey(accountKey)),
+    readKey: `${stores.REDIS_NAMESPACE}rm:${accountKeys.account(accountId)}`,
   };
   const floor = await startBareServer({ ...spec, redis }, appTarget, cleanups);
 

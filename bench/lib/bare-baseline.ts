@@ -21,7 +21,7 @@ export interface BareServerSpec {
    * When set, each request first makes the app's one Redis round trip through the app's own
    * adapter (the gate's script: credential, rate limit, read model read ahead): the floor.
    */
-  redis?: { url: string; namespace: string; credentialKey: string | null; readKey: string };
+  redis?: { url: string; readKey: string };
 }
 
 export const BARE_SPEC_ENV = 'BENCH_BARE_SERVER_SPEC';
