@@ -52,12 +52,27 @@ function banner(config: AppConfig, running: RunningApp): string[] {
   return lines;
 }
 
+/**
+ * The longest a graceful stop may take: in-flight requests get 10 s (the front door), then every
+ * module stops. Past this, the process exits anyway, naming what was still pending: everything
+ * acknowledged is already durable (appends, ingested batches, checkpoints written atomically), so
+ * a stop that hangs on a peer must not keep a deployment (or a test) waiting for it.
+ */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
 function handleSignals(running: RunningApp): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`trunkline: ${signal}: finishing in-flight requests\n`);
+    setTimeout(() => {
+      const pending = process.getActiveResourcesInfo().join(', ');
+      process.stderr.write(
+        `trunkline: shutdown still running after ${SHUTDOWN_DEADLINE_MS / 1000} s (pending: ${pending}); exiting\n`,
+      );
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
