@@ -41,6 +41,8 @@ import { EventStoreDbSubscription } from './eventstoredb.subscription';
 const PING_STREAM = 'trunkline-ping';
 /** Chaining to a head another process has just moved ('any', 'stream_exists'): bounded retries. */
 const MAX_CHAIN_ATTEMPTS = 20;
+/** Largest page a subscription hands over when the caller names none (as the PostgreSQL adapter). */
+const DEFAULT_BATCH_SIZE = 500;
 
 /**
  * A thin adapter over @eventstore/db-client. EventStoreDB enforces expected versions and orders
@@ -187,7 +189,13 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   subscribe(options: SubscribeOptions, handler: BatchHandler): EventSubscription {
-    const subscription = new EventStoreDbSubscription(this.client, options.after, handler, this.logger);
+    const subscription = new EventStoreDbSubscription(
+      this.client,
+      options.after,
+      options.batchSize ?? DEFAULT_BATCH_SIZE,
+      handler,
+      this.logger,
+    );
     return trackSubscription(this.subscriptions, subscription);
   }
 

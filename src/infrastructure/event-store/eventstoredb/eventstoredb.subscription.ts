@@ -1,14 +1,29 @@
-import { type AllStreamSubscription, type EventStoreDBClient, excludeSystemEvents, START } from '@eventstore/db-client';
+import {
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type EventStoreDBClient,
+  excludeSystemEvents,
+  START,
+} from '@eventstore/db-client';
 import type { BatchHandler, EventSubscription, GlobalPosition, StoredEvent } from '../event-store.port';
 import { deliverWithRetry, retryDelay } from '../batch-delivery';
 import type { EventStoreLogger } from '../event-store.logger';
 import { isSystemEvent, toClientPosition, toStoredEvent } from './eventstoredb.mapping';
+import { bufferedPages } from './buffered-pages';
+
+/** What a subscription item becomes: one of our events, or nothing (system events, unresolved links). */
+export function acceptResolved(resolved: AllStreamResolvedEvent): StoredEvent | undefined {
+  const event = resolved.event;
+  return event && !isSystemEvent(event) ? toStoredEvent(event) : undefined;
+}
 
 /**
- * A catch-up subscription to $all without system events. Events are handed over one per batch:
- * `for await` pulls the next one only after the handler settled, so calls never overlap. A
- * dropped subscription is reopened after the last delivered position (subscriptions start
- * strictly after `fromPosition`).
+ * A catch-up subscription to $all without system events, handed over in pages of up to
+ * `batchSize`: the client buffers up to that many events while the handler works (its
+ * highWaterMark), and the next page is everything buffered by then (buffered-pages.ts). The
+ * next page is taken only after the handler settled, so calls never overlap and stay in $all's
+ * order; a failed page is retried as is. A dropped subscription is reopened after the last
+ * delivered position (subscriptions start strictly after `fromPosition`).
  */
 export class EventStoreDbSubscription implements EventSubscription {
   private stopped = false;
@@ -19,6 +34,7 @@ export class EventStoreDbSubscription implements EventSubscription {
   constructor(
     private readonly client: EventStoreDBClient,
     after: GlobalPosition | null,
+    private readonly batchSize: number,
     private readonly handler: BatchHandler,
     private readonly logger: EventStoreLogger,
   ) {
@@ -35,18 +51,15 @@ export class EventStoreDbSubscription implements EventSubscription {
   private async run(after: GlobalPosition | null): Promise<void> {
     let checkpoint = after;
     for (let attempt = 0; !this.stopped; attempt += 1) {
-      const subscription = this.client.subscribeToAll({
-        fromPosition: checkpoint ? toClientPosition(checkpoint) : START,
-        filter: excludeSystemEvents(),
-      });
+      const subscription = this.client.subscribeToAll(
+        { fromPosition: checkpoint ? toClientPosition(checkpoint) : START, filter: excludeSystemEvents() },
+        { highWaterMark: this.batchSize },
+      );
       this.current = subscription;
       try {
-        for await (const resolved of subscription) {
-          const event = resolved.event;
-          if (!event || isSystemEvent(event)) continue;
-          const stored = toStoredEvent(event);
-          if (!(await this.deliver(stored))) break;
-          checkpoint = stored.position;
+        for await (const page of bufferedPages(subscription, this.batchSize, acceptResolved)) {
+          if (!(await this.deliver(page))) break;
+          checkpoint = page[page.length - 1].position;
           attempt = 0;
         }
       } catch (error) {
@@ -58,9 +71,9 @@ export class EventStoreDbSubscription implements EventSubscription {
     }
   }
 
-  private deliver(event: StoredEvent): Promise<boolean> {
+  private deliver(page: StoredEvent[]): Promise<boolean> {
     const control = { isStopped: () => this.stopped, pause: (ms: number) => this.pause(ms) };
-    return deliverWithRetry(this.handler, [event], control, this.logger);
+    return deliverWithRetry(this.handler, page, control, this.logger);
   }
 
   private pause(ms: number): Promise<void> {
