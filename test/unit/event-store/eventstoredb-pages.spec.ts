@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AllStreamResolvedEvent, EventStoreDBClient, RecordedEvent } from '@eventstore/db-client';
+import type { AllStreamResolvedEvent, EventStoreDBClient } from '@eventstore/db-client';
 import { bufferedPages } from '../../../src/infrastructure/event-store/eventstoredb/buffered-pages';
 import { EventStoreDbSubscription } from '../../../src/infrastructure/event-store/eventstoredb/eventstoredb.subscription';
 import type { StoredEvent } from '../../../src/infrastructure/event-store/event-store.port';
@@ -23,7 +23,7 @@ const recorded = (n: number, type = 'TrunkCreated'): AllStreamResolvedEvent => (
     created: new Date(0),
     isJson: true,
     contentType: 'application/json',
-  } as unknown as RecordedEvent,
+  } as unknown as AllStreamResolvedEvent['event'],
 });
 
 const objects = (highWaterMark: number) => new PassThrough({ objectMode: true, highWaterMark });
