@@ -8,8 +8,10 @@ import {
   StoredEvent,
 } from '../infrastructure/event-store/event-store.port';
 import { ReadModelStore, WriteOp } from '../infrastructure/read-model/read-model-store.port';
+import { BatchView, compactOps } from './batch-view';
+import { catchUpTogether, CatchUpFollower } from './catch-up';
 import { PositionWaiters } from './position-waiters';
-import { Projection, ProjectionView } from './projection';
+import { Projection } from './projection';
 
 export interface ProjectionStatus {
   name: string;
@@ -19,7 +21,12 @@ export interface ProjectionStatus {
   caughtUp: boolean;
 }
 
-const BATCH_SIZE = 500;
+/**
+ * The largest batch: what a catch-up (a rebuild, a restart behind) reads and writes at once. Live,
+ * batches are whatever arrived since the last one. Larger pages spend less per event on round
+ * trips (one MGET, one MULTI per batch) but hold Redis longer per MULTI.
+ */
+export const CATCH_UP_BATCH_SIZE = 2000;
 
 /**
  * Writes one batch's ops and the checkpoint after them atomically. The default writes through the
@@ -39,7 +46,7 @@ export interface ProjectionRunnerOptions {
  * same atomic batch as the projection's writes: a crash between the two cannot happen, so a
  * restart neither loses nor repeats an event's effect.
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements CatchUpFollower {
   private subscription: EventSubscription | null = null;
   private checkpoint: GlobalPosition | null = null;
   private readonly waiters = new PositionWaiters();
@@ -48,7 +55,7 @@ export class ProjectionRunner {
     readonly name: string,
     private readonly projections: Projection[],
     private readonly store: ReadModelStore,
-    private readonly events: EventStore,
+    readonly events: EventStore,
     private readonly options: ProjectionRunnerOptions = {},
   ) {}
 
@@ -56,10 +63,16 @@ export class ProjectionRunner {
     return `checkpoint:${this.name}`;
   }
 
-  async start(): Promise<void> {
+  /** Loads the checkpoint from the store: where this runner's events resume. */
+  async resume(): Promise<GlobalPosition | null> {
     const saved = await this.store.get(this.checkpointKey);
     this.checkpoint = saved ? decodePosition(saved) : null;
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: BATCH_SIZE }, (batch) =>
+    return this.checkpoint;
+  }
+
+  async start(): Promise<void> {
+    await this.resume();
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: CATCH_UP_BATCH_SIZE }, (batch) =>
       this.applyBatch(batch),
     );
   }
@@ -102,7 +115,8 @@ export class ProjectionRunner {
     return this.checkpoint !== null && comparePositions(this.checkpoint, position) >= 0;
   }
 
-  private async applyBatch(batch: StoredEvent[]): Promise<void> {
+  /** Applies a batch and its checkpoint atomically: from the subscription, or a shared catch-up while stopped. */
+  async applyBatch(batch: StoredEvent[]): Promise<void> {
     if (batch.length === 0) return;
     const last = batch[batch.length - 1];
     const ops = await this.writesOf(batch);
@@ -115,31 +129,48 @@ export class ProjectionRunner {
   }
 
   private async writesOf(batch: StoredEvent[]): Promise<WriteOp[]> {
-    const pending = new Map<string, string | null>();
-    const view: ProjectionView = { get: async (key) => (pending.has(key) ? pending.get(key)! : this.store.get(key)) };
+    const view = new BatchView(this.store);
+    await Promise.all(this.projections.map((projection) => projection.prefetch?.(batch, view)));
     const ops: WriteOp[] = [];
     for (const event of batch) {
       for (const projection of this.projections) {
         const writes = await projection.apply(event, view);
         for (const write of writes) {
-          if (write.op === 'set') pending.set(write.key, write.value);
-          else if (write.op === 'del') pending.set(write.key, null);
+          view.record(write);
           ops.push(write);
         }
       }
     }
-    return ops;
+    return compactOps(ops);
   }
+}
+
+/** A follower rebuilt with the read-model runners (the trunk dimension, in the rebuild benchmark). */
+export interface RebuiltFollower extends CatchUpFollower {
+  start(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /**
  * Rebuilds every runner that writes into one store: all stop, the store is cleared once, all
  * replay from the start. Clearing under a runner that keeps going would leave its read models
- * empty behind a checkpoint that says they are complete.
+ * empty behind a checkpoint that says they are complete. The replay reads the history once for
+ * all of them (catch-up.ts), `others` (already emptied by the caller) included; then each
+ * follows on its own. Should the shared replay fail, each runner's subscription still resumes
+ * from its checkpoint (retrying as usual) and the error is thrown.
  */
-export async function rebuildTogether(store: ReadModelStore, runners: ProjectionRunner[]): Promise<void> {
-  await Promise.all(runners.map((runner) => runner.stop()));
+export async function rebuildTogether(
+  store: ReadModelStore,
+  runners: ProjectionRunner[],
+  others: RebuiltFollower[] = [],
+): Promise<void> {
+  const followers = [...runners, ...others];
+  await Promise.all(followers.map((follower) => follower.stop()));
   await store.clear();
   for (const runner of runners) runner.forgetCheckpoint();
-  await Promise.all(runners.map((runner) => runner.start()));
+  try {
+    if (runners.length > 0) await catchUpTogether(runners[0].events, followers, CATCH_UP_BATCH_SIZE);
+  } finally {
+    await Promise.all(followers.map((follower) => follower.start()));
+  }
 }

@@ -7,6 +7,14 @@ import { WriteOp } from '../infrastructure/read-model/read-model-store.port';
  */
 export interface ProjectionView {
   get(key: string): Promise<string | null>;
+  /** The set (or null: the del) this batch last wrote at `key`; undefined when it wrote none. */
+  written?(key: string): WriteOp | null | undefined;
+}
+
+/** What a projection's prefetch may ask for: values as the store holds them before the batch. */
+export interface Prefetcher {
+  /** One MGET for the keys not already known to the batch. */
+  load(keys: readonly string[]): Promise<(string | null)[]>;
 }
 
 /**
@@ -16,4 +24,10 @@ export interface ProjectionView {
 export interface Projection {
   readonly name: string;
   apply(event: StoredEvent, view: ProjectionView): WriteOp[] | Promise<WriteOp[]>;
+  /**
+   * Called once per batch before apply: starts the batch's lookups together (the keys apply will
+   * read, in one MGET; secrets to decrypt, concurrently) instead of one round trip per event. A
+   * hint only: apply reads whatever it was not given. Never writes.
+   */
+  prefetch?(events: readonly StoredEvent[], reader: Prefetcher): Promise<void>;
 }

@@ -10,6 +10,7 @@ import {
 } from '../../infrastructure/event-store/event-store.port';
 import { isTrunkEvent } from '../../domain/trunks/trunk.events';
 import { PositionWaiters } from '../position-waiters';
+import { CATCH_UP_BATCH_SIZE, type RebuiltFollower } from '../projection-runner';
 
 export const TRUNK_DIMENSION = 'trunk-dimension';
 const NAME = TRUNK_DIMENSION;
@@ -38,7 +39,8 @@ interface DimensionRow {
  * version (the event's position), so re-applying a batch after a crash changes nothing; the
  * checkpoint is written after the rows.
  */
-export class TrunkDimensionProjector {
+export class TrunkDimensionProjector implements RebuiltFollower {
+  readonly name = NAME;
   private subscription: EventSubscription | null = null;
   private checkpoint: GlobalPosition | null = null;
   private readonly waiters = new PositionWaiters();
@@ -50,14 +52,20 @@ export class TrunkDimensionProjector {
     private readonly options: TrunkDimensionOptions = {},
   ) {}
 
-  async start(): Promise<void> {
+  /** Loads the checkpoint from ClickHouse: where this projector's events resume. */
+  async resume(): Promise<GlobalPosition | null> {
     const [saved] = await this.clickhouse.query<{ position: string }>(
       'SELECT argMax(position, version) AS position FROM projection_checkpoints WHERE name = {name:String} HAVING count() > 0',
       { name: NAME },
     );
     this.checkpoint = saved?.position ? decodePosition(saved.position) : null;
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: 1000 }, (batch) =>
-      this.apply(batch),
+    return this.checkpoint;
+  }
+
+  async start(): Promise<void> {
+    await this.resume();
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: CATCH_UP_BATCH_SIZE }, (batch) =>
+      this.applyBatch(batch),
     );
   }
 
@@ -75,7 +83,8 @@ export class TrunkDimensionProjector {
     );
   }
 
-  private async apply(batch: StoredEvent[]): Promise<void> {
+  /** Rows, then the checkpoint: from the subscription, or a shared catch-up while stopped. */
+  async applyBatch(batch: StoredEvent[]): Promise<void> {
     if (batch.length === 0) return;
     const rows = await this.rowsOf(batch.filter(changesDimension));
     if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()]);

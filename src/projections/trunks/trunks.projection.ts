@@ -4,15 +4,21 @@ import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructure/secrets/secret.errors';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { isTrunkEvent, TrunkEvent } from '../../domain/trunks/trunk.events';
-import { Projection, ProjectionView } from '../projection';
+import { Prefetcher, Projection, ProjectionView } from '../projection';
+import { RecordMemo } from '../memo-codec';
 import {
   GatewayRecord,
   gatewayChangeCodec,
-  gatewayRecordCodec,
+  gatewayRecordCodec as gatewayRecords,
   TrunkView,
   trunkKeys,
-  trunkViewCodec,
+  trunkViewCodec as trunkViews,
 } from './trunk-view';
+
+// A view changed several times in a batch is parsed and printed once (memo-codec.ts); this file
+// never mutates a record it read.
+const trunkViewCodec = new RecordMemo(trunkViews);
+const gatewayRecordCodec = new RecordMemo(gatewayRecords);
 
 export interface SecretReader {
   decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string>;
@@ -24,7 +30,20 @@ export interface SecretReader {
  * destroyed the password cannot be decrypted any more and a replay leaves HA1 null.
  */
 export function trunksProjection(secrets: SecretReader, sipDomain: string): Projection {
-  async function ha1(trunkId: string, username: string, password: EncryptedSecret): Promise<string | null> {
+  // Per ciphertext (an event's own object): prefetch starts every decryption of a batch at once
+  // and apply awaits its own. A failure is forgotten, so the retried batch decrypts afresh.
+  const digests = new WeakMap<EncryptedSecret, Promise<string | null>>();
+  function ha1(trunkId: string, username: string, password: EncryptedSecret): Promise<string | null> {
+    let digest = digests.get(password);
+    if (!digest) {
+      digest = computeHa1(trunkId, username, password);
+      digests.set(password, digest);
+      digest.catch(() => digests.delete(password));
+    }
+    return digest;
+  }
+
+  async function computeHa1(trunkId: string, username: string, password: EncryptedSecret): Promise<string | null> {
     try {
       const plain = await secrets.decrypt(trunkId, 'sip_password', password);
       return createHash('md5').update(`${username}:${sipDomain}:${plain}`).digest('hex');
@@ -38,6 +57,13 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
 
   return {
     name: 'trunks',
+    async prefetch(events: readonly StoredEvent[], reader: Prefetcher): Promise<void> {
+      const trunkEvents = events.filter(isTrunkEvent);
+      for (const e of trunkEvents)
+        if (e.type === 'TrunkCreated' || e.type === 'SipPasswordRotated')
+          void ha1(e.data.trunk_id, e.data.sip_username, e.data.sip_password).catch(() => undefined);
+      await prefetchViews(trunkEvents, reader);
+    },
     async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
       if (!isTrunkEvent(event)) return [];
       switch (event.type) {
@@ -46,8 +72,8 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
         case 'TrunkUpdated':
           return updated(event.data, view);
         case 'SipPasswordRotated': {
-          const trunk = trunkViewCodec.decode(await view.get(trunkKeys.trunk(event.data.trunk_id)));
-          const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(event.data.sip_username)));
+          const trunk = await trunkViewCodec.read(view, trunkKeys.trunk(event.data.trunk_id));
+          const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(event.data.sip_username));
           const ops: WriteOp[] = [];
           if (trunk)
             ops.push(
@@ -79,6 +105,17 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
   };
 }
 
+/** The trunk views and gateway records the batch's changes will read, in two MGETs. */
+async function prefetchViews(events: TrunkEvent[], reader: Prefetcher): Promise<void> {
+  const changes = events.filter((e) => e.type !== 'TrunkCreated');
+  const keys = changes.map((e) => trunkKeys.trunk(e.data.trunk_id));
+  const views = await reader.load(keys);
+  const usernames = changes.map((e, i) =>
+    'sip_username' in e.data ? e.data.sip_username : trunkViewCodec.decode(keys[i], views[i])?.sip_username,
+  );
+  await reader.load(usernames.filter((u): u is string => u !== undefined).map(trunkKeys.gateway));
+}
+
 function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], digest: string | null): WriteOp[] {
   const trunk: TrunkView = {
     id: d.trunk_id,
@@ -107,7 +144,7 @@ async function updated(
   d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'],
   view: ProjectionView,
 ): Promise<WriteOp[]> {
-  const before = trunkViewCodec.decode(await view.get(trunkKeys.trunk(d.trunk_id)));
+  const before = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
   if (!before) return [];
   const { wiring, ...fields } = d.changes;
   const after: TrunkView = {
@@ -123,7 +160,7 @@ async function updated(
     ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
     ops.push({ op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, after.status), score, member: d.trunk_id });
   }
-  const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(before.sip_username)));
+  const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(before.sip_username));
   if (gateway && gateway.trunk_id === d.trunk_id)
     ops.push(...gatewayWrite(gatewayOf(after, gateway.ha1), d.updated_at));
   return ops;
@@ -133,14 +170,14 @@ async function deleted(
   d: Extract<TrunkEvent, { type: 'TrunkDeleted' }>['data'],
   view: ProjectionView,
 ): Promise<WriteOp[]> {
-  const before = trunkViewCodec.decode(await view.get(trunkKeys.trunk(d.trunk_id)));
+  const before = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
   const ops: WriteOp[] = [
     { op: 'del', key: trunkKeys.trunk(d.trunk_id) },
     { op: 'zrem', key: trunkKeys.byAccount(d.account_id), member: d.trunk_id },
   ];
   if (before)
     ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
-  const gateway = gatewayRecordCodec.decode(await view.get(trunkKeys.gateway(d.sip_username)));
+  const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(d.sip_username));
   // The username may already belong to a newer trunk; only this trunk's record says "deleted".
   if (gateway && gateway.trunk_id === d.trunk_id)
     ops.push(...gatewayWrite({ ...gateway, status: 'deleted', ha1: null }, d.deleted_at));

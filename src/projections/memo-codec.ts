@@ -1,0 +1,55 @@
+import type { WriteOp } from '../infrastructure/read-model/read-model-store.port';
+import type { ReadModelCodec } from '../infrastructure/read-model/read-model.codec';
+import type { ProjectionView } from './projection';
+
+/** Records remembered by key; past this many the memo starts afresh (a batch rarely holds more). */
+const CAPACITY = 4096;
+
+/**
+ * A JSON record codec for projections that change one record several times in a batch (a trunk's
+ * view, its gateway record), where parsing and printing JSON was most of a rebuild's CPU:
+ * - set() returns an op whose JSON is printed only when the op is written, so a record the batch
+ *   overwrites again (compactOps drops the earlier op) is never printed;
+ * - read() of a record this batch wrote is given the object it came from, without JSON;
+ * - a record read from the store is parsed once while its text stays the same.
+ * Only for projections that never mutate a record they read (they spread it into a new one).
+ */
+export class RecordMemo<T> {
+  private readonly written = new WeakMap<WriteOp, T>();
+  private parsed = new Map<string, { raw: string; value: T }>();
+
+  constructor(private readonly codec: ReadModelCodec<T>) {}
+
+  async read(view: ProjectionView, key: string): Promise<T | null> {
+    const op = view.written?.(key);
+    if (op === null) return null;
+    const value = op && this.written.get(op);
+    if (value !== undefined) return value;
+    return this.decode(key, await view.get(key));
+  }
+
+  /** The record whose text `raw` is stored at `key` (read ahead by a prefetch). */
+  decode(key: string, raw: string | null): T | null {
+    if (raw === null) return null;
+    const known = this.parsed.get(key);
+    if (known && known.raw === raw) return known.value;
+    const value = this.codec.decode(raw)!;
+    if (this.parsed.size >= CAPACITY) this.parsed = new Map();
+    this.parsed.set(key, { raw, value });
+    return value;
+  }
+
+  set(key: string, view: T): WriteOp {
+    const encode = this.codec.encode;
+    let json: string | undefined;
+    const op: WriteOp = {
+      op: 'set',
+      key,
+      get value(): string {
+        return (json ??= encode(view));
+      },
+    };
+    this.written.set(op, view);
+    return op;
+  }
+}
