@@ -7,6 +7,7 @@ export const CH_CASE = {
   paramTypes: 'binds parameters of every supported type',
   noInjection: 'binds hostile strings as data, never as SQL',
   manyRows: 'inserts many rows in one call',
+  jsonEachRowText: 'inserts rows given as JSONEachRow text as they are, and refuses a bad row or table',
   numbers: 'returns 64-bit integers, decimals and floats as JSON numbers',
   dates: 'returns times as ISO 8601 UTC and takes Date objects in rows and parameters',
   queryError: 'rejects a failing statement with ClickHouseQueryError and keeps working',
@@ -155,6 +156,33 @@ export function clickHouseContract(
       },
       60_000,
     );
+
+    test(CH_CASE.jsonEachRowText, async () => {
+      const t = table('text_rows');
+      await ch().command(
+        `CREATE TABLE IF NOT EXISTS ${t} (id UInt32, note String, at DateTime64(3, 'UTC'), n Nullable(UInt32)) ENGINE = MergeTree ORDER BY id`,
+      );
+      const rows = [
+        { id: 1, note: HOSTILE, at: '2024-05-01 12:00:00.250', n: null },
+        { id: 2, note: '', at: '2024-05-01 12:00:00.000', n: 7 },
+      ];
+      await ch().insertJsonEachRow(t, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      await ch().insertJsonEachRow(t, '');
+      expect(await ch().query(`SELECT id, note, at, n FROM ${t} ORDER BY id`)).toEqual([
+        { id: 1, note: HOSTILE, at: '2024-05-01T12:00:00.250Z', n: null },
+        { id: 2, note: '', at: '2024-05-01T12:00:00.000Z', n: 7 },
+      ]);
+      await expect(ch().insertJsonEachRow(t, '{"id":3,"unknown_column":1}\n')).rejects.toBeInstanceOf(
+        ClickHouseQueryError,
+      );
+      await expect(ch().insertJsonEachRow(t, '{"id":3,"note":"a"}\n{"id":"x"}\n')).rejects.toBeInstanceOf(
+        ClickHouseQueryError,
+      );
+      await expect(ch().insertJsonEachRow(`${t}; DROP TABLE x`, '{"id":3}\n')).rejects.toBeInstanceOf(
+        ClickHouseQueryError,
+      );
+      expect(await ch().query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 2 }]);
+    });
 
     test(CH_CASE.numbers, async () => {
       const t = table('numbers');

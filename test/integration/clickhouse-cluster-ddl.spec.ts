@@ -125,6 +125,7 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
       command: async (sql: string, _params?: QueryParams) => void issued.push(flat(sql)),
       query: async <T>() => [] as T[],
       insert: async () => undefined,
+      insertJsonEachRow: async () => undefined,
       ping: async () => undefined,
       close: async () => undefined,
     };

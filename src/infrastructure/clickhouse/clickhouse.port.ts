@@ -38,6 +38,13 @@ export interface ClickHouseExecutor {
    * so that a row interface (which has no index signature) passes as it is.
    */
   insert(table: string, rows: readonly object[]): Promise<void>;
+  /**
+   * Inserts rows already written as JSONEachRow text (one JSON object a line, as `JSON.stringify`
+   * writes them), handed to ClickHouse as they are: a writer that renders each row when it takes
+   * it in does not pay for building objects and serializing them again on the INSERT's critical
+   * path. Same table rule, durability and errors as `insert`; empty text inserts nothing.
+   */
+  insertJsonEachRow(table: string, text: string): Promise<void>;
   ping(): Promise<void>;
   /** Lets calls already made finish, then releases the connection or the engine. Idempotent. */
   close(): Promise<void>;

@@ -99,6 +99,12 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     await this.call({ op: 'insert', table, data: toJsonEachRow(rows) });
   }
 
+  async insertJsonEachRow(table: string, text: string): Promise<void> {
+    checkTableName(table);
+    if (text.length === 0) return;
+    await this.call({ op: 'insert', table, data: text });
+  }
+
   async ping(): Promise<void> {
     await this.call({ op: 'query', sql: 'SELECT 1', params: {} });
   }

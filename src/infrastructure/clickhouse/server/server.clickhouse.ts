@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import { redactCredentials } from '../../event-store/event-store.logger';
 import { fromClickHouseCode, isPortError } from '../clickhouse.errors';
@@ -68,6 +69,21 @@ export class ServerClickHouse implements ClickHouseExecutor {
     );
   }
 
+  async insertJsonEachRow(table: string, text: string): Promise<void> {
+    checkTableName(table);
+    if (text.length === 0) return;
+    // insert() wants objects for JSON formats; exec() sends a body as it is. Its (empty) response
+    // is read to the end so the socket goes back to the pool.
+    await this.run(async () => {
+      const result = await this.client.exec({
+        query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+        values: Readable.from([Buffer.from(text)]),
+        clickhouse_settings: { async_insert: 0 },
+      });
+      await drain(result.stream);
+    });
+  }
+
   async ping(): Promise<void> {
     // A SELECT rather than /ping, so that wrong credentials fail the health check too.
     const result = await this.run(() => this.client.ping({ select: true }));
@@ -103,4 +119,8 @@ export function toPortError(error: unknown): Error {
     return new ClickHouseQueryError(message, error);
   }
   return new ClickHouseUnavailableError(`ClickHouse unreachable: ${message}`, error);
+}
+
+async function drain(stream: Readable): Promise<void> {
+  for await (const chunk of stream) void chunk;
 }
