@@ -57,23 +57,20 @@ export class BatchView implements ProjectionView, Prefetcher {
 export function compactOps(ops: readonly WriteOp[]): WriteOp[] {
   const mixed = new Set<string>();
   for (const op of ops) if (op.op === 'hset' || op.op === 'hdel') mixed.add(op.key);
-  const later = new Set<string>();
+  const overwritten = new Set<string>();
+  const members = new Map<string, Set<string>>();
   const kept: WriteOp[] = [];
   for (let i = ops.length - 1; i >= 0; i--) {
     const op = ops[i];
-    const id = identity(op);
-    if (id !== null && !mixed.has(op.key)) {
-      if (later.has(id)) continue;
-      later.add(id);
+    if ((op.op === 'set' || op.op === 'del') && !mixed.has(op.key)) {
+      if (overwritten.has(op.key)) continue;
+      overwritten.add(op.key);
+    } else if (op.op === 'zadd' || op.op === 'zrem') {
+      const later = members.get(op.key) ?? members.set(op.key, new Set()).get(op.key)!;
+      if (later.has(op.member)) continue;
+      later.add(op.member);
     }
     kept.push(op);
   }
   return kept.reverse();
-}
-
-/** What a later op of the same identity overwrites entirely; null for merging ops. */
-function identity(op: WriteOp): string | null {
-  if (op.op === 'set' || op.op === 'del') return `k\u0000${op.key}`;
-  if (op.op === 'zadd' || op.op === 'zrem') return `m\u0000${op.key}\u0000${op.member}`;
-  return null;
 }

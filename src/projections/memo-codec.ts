@@ -15,7 +15,6 @@ const CAPACITY = 4096;
  * Only for projections that never mutate a record they read (they spread it into a new one).
  */
 export class RecordMemo<T> {
-  private readonly written = new WeakMap<WriteOp, T>();
   private parsed = new Map<string, { raw: string; value: T }>();
 
   constructor(private readonly codec: ReadModelCodec<T>) {}
@@ -23,8 +22,7 @@ export class RecordMemo<T> {
   async read(view: ProjectionView, key: string): Promise<T | null> {
     const op = view.written?.(key);
     if (op === null) return null;
-    const value = op && this.written.get(op);
-    if (value !== undefined) return value;
+    if (op instanceof LazySet && op.codec === this.codec) return op.view as T;
     return this.decode(key, await view.get(key));
   }
 
@@ -40,16 +38,28 @@ export class RecordMemo<T> {
   }
 
   set(key: string, view: T): WriteOp {
-    const encode = this.codec.encode;
-    let json: string | undefined;
-    const op: WriteOp = {
-      op: 'set',
-      key,
-      get value(): string {
-        return (json ??= encode(view));
-      },
-    };
-    this.written.set(op, view);
-    return op;
+    return new LazySet(key, view, this.codec);
+  }
+}
+
+/** A set whose JSON is printed when first read (a class: V8 builds object literals with getters slowly). */
+class LazySet<T> {
+  readonly op = 'set' as const;
+  private json: string | undefined;
+
+  constructor(
+    readonly key: string,
+    /** The record itself, handed back to a later read of the same batch. */
+    readonly view: T,
+    readonly codec: ReadModelCodec<T>,
+  ) {}
+
+  get value(): string {
+    return (this.json ??= this.codec.encode(this.view));
+  }
+
+  /** What JSON.stringify(ops) (the fenced writer's script argument) sees: the plain op. */
+  toJSON(): { op: 'set'; key: string; value: string } {
+    return { op: 'set', key: this.key, value: this.value };
   }
 }

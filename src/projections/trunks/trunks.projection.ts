@@ -8,7 +8,7 @@ import { Prefetcher, Projection, ProjectionView } from '../projection';
 import { RecordMemo } from '../memo-codec';
 import {
   GatewayRecord,
-  gatewayChangeCodec,
+  gatewayChangeCodec as gatewayChanges,
   gatewayRecordCodec as gatewayRecords,
   TrunkView,
   trunkKeys,
@@ -19,6 +19,7 @@ import {
 // never mutates a record it read.
 const trunkViewCodec = new RecordMemo(trunkViews);
 const gatewayRecordCodec = new RecordMemo(gatewayRecords);
+const gatewayChangeCodec = new RecordMemo(gatewayChanges);
 
 export interface SecretReader {
   decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string>;
