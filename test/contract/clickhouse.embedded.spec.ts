@@ -21,6 +21,19 @@ describe('createClickHouse without a URL', () => {
   });
 });
 
+describe('embedded insert of JSONEachRow text', () => {
+  it('hands the rows over as a file even when the data directory has quotes and backslashes in its path', async () => {
+    const executor = await EmbeddedClickHouse.open({ dir: join(dataDir, `it's a "dir" \\ here`) });
+    try {
+      await executor.command('CREATE TABLE t (id UInt32, note String) ENGINE = MergeTree ORDER BY id');
+      await executor.insertJsonEachRow('t', Buffer.from('{"id":1,"note":"a"}\n{"id":2,"note":"b"}\n'));
+      expect(await executor.query('SELECT count() AS c FROM t')).toEqual([{ c: 2 }]);
+    } finally {
+      await executor.close();
+    }
+  });
+});
+
 describe('chDB worker entry', () => {
   it('runs the TypeScript worker through swc when no compiled worker is beside the adapter', () => {
     const entry = resolveWorkerEntry(WORKER_SOURCE_DIR);

@@ -44,7 +44,7 @@ export interface ClickHouseExecutor {
    * it in does not pay for building objects and serializing them again on the INSERT's critical
    * path. Same table rule, durability and errors as `insert`; empty text inserts nothing.
    */
-  insertJsonEachRow(table: string, text: string): Promise<void>;
+  insertJsonEachRow(table: string, text: string | Buffer): Promise<void>;
   ping(): Promise<void>;
   /** Lets calls already made finish, then releases the connection or the engine. Idempotent. */
   close(): Promise<void>;

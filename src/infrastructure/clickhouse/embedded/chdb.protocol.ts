@@ -13,6 +13,11 @@ export type WorkerRequest =
   | { id: number; op: 'query' | 'command'; sql: string; params: BoundParams }
   /** `data` is JSONEachRow text; `table` has passed checkTableName. */
   | { id: number; op: 'insert'; table: string; data: string }
+  /**
+   * `file` holds JSONEachRow text that the engine reads itself (INSERT … FROM INFILE): megabytes of
+   * rows never cross the IPC pipe, whose 64 KiB chunks each wait for both event loops.
+   */
+  | { id: number; op: 'insert-file'; table: string; file: string }
   /** Closes the session; the adapter terminates the worker after the reply. */
   | { id: number; op: 'close' };
 

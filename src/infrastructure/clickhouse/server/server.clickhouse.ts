@@ -69,7 +69,7 @@ export class ServerClickHouse implements ClickHouseExecutor {
     );
   }
 
-  async insertJsonEachRow(table: string, text: string): Promise<void> {
+  async insertJsonEachRow(table: string, text: string | Buffer): Promise<void> {
     checkTableName(table);
     if (text.length === 0) return;
     // insert() wants objects for JSON formats; exec() sends a body as it is. Its (empty) response
@@ -77,7 +77,7 @@ export class ServerClickHouse implements ClickHouseExecutor {
     await this.run(async () => {
       const result = await this.client.exec({
         query: `INSERT INTO ${table} FORMAT JSONEachRow`,
-        values: Readable.from([Buffer.from(text)]),
+        values: Readable.from([typeof text === 'string' ? Buffer.from(text) : text]),
         clickhouse_settings: { async_insert: 0 },
       });
       await drain(result.stream);
