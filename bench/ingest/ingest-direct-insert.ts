@@ -1,4 +1,5 @@
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
+import { toJsonEachRow } from '../../src/infrastructure/clickhouse/clickhouse.format';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { recordsOf } from '../lib/call-records';
 import { failStartup } from '../lib/child-control';
@@ -8,9 +9,10 @@ import { RowBuilder } from './ingest-records';
 
 /*
  * The baseline (forked by ingest.bench.ts, alone on the machine): the same records, as the same
- * rows, inserted through the same EmbeddedClickHouse class (JSONEachRow to its chDB engine process)
- * into a fresh data dir with the same migrations, in INSERTs of the app's mean size. Only the
- * INSERT calls are timed; building the rows is not, so this is the engine's own rate.
+ * rows, inserted through the same EmbeddedClickHouse class into a fresh data dir with the same
+ * migrations, in INSERTs of the app's mean size. The rows are written as JSONEachRow text before
+ * the clock starts and handed over with insertJsonEachRow, as the app's writer does; only the
+ * INSERT calls are timed, so this is the engine's own rate (with the hand-over to its process).
  */
 async function main(): Promise<DirectInsertResult> {
   const spec = JSON.parse(process.env[DIRECT_SPEC_ENV] ?? 'null') as DirectInsertSpec | null;
@@ -39,9 +41,10 @@ async function insertRange(
   let inserts = 0;
   for (let offset = 0; offset < count; offset += spec.batchRows) {
     const rows = builder.rows(recordsOf(spec.records, start + offset, Math.min(spec.batchRows, count - offset)));
+    const text = toJsonEachRow(rows);
     const cpu = treeCpuMicros(process.pid) ?? 0;
     const started = performance.now();
-    await clickhouse.insert('call_records', rows);
+    await clickhouse.insertJsonEachRow('call_records', text);
     ms += performance.now() - started;
     cpuMicros += (treeCpuMicros(process.pid) ?? 0) - cpu;
     inserts += 1;

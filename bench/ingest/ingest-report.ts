@@ -66,7 +66,7 @@ export function formatIngestReport(r: IngestReport): string {
   const rows = table([
     ['what', 'records/s', 'seconds', 'CPU µs/record', 'peak RSS MiB'],
     [
-      `direct chDB insert (EmbeddedClickHouse.insert, ${direct.rowsPerInsert} rows per INSERT)`,
+      `direct chDB insert (insertJsonEachRow of ready text, ${direct.rowsPerInsert} rows per INSERT)`,
       ...cells(direct.recordsPerSecond, direct.seconds, direct.cpuMicrosPerRecord, direct.memory),
     ],
     [

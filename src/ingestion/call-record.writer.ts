@@ -1,11 +1,24 @@
+import { stringifyRow } from '../infrastructure/clickhouse/clickhouse.format';
 import { ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
 import type { ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { MutexTimeoutError, RedisMutex } from '../infrastructure/cluster/redis.mutex';
 import { DomainError } from '../shared/domain-error';
-import { CallRow, EnrichedCallRecord, rowOf } from './call-record.row';
+import { callKey, previousVersions } from './call-record.previous';
+import { EnrichedCallRecord, rowOf } from './call-record.row';
+
+/**
+ * A record with its version and its row, rendered as a JSONEachRow line when it was submitted. The
+ * line is kept as bytes: a Buffer's contents live outside the JS heap, so the garbage collector
+ * does not copy kilobytes of row per record each time it moves the objects that wait for a flush.
+ */
+interface PendingRow {
+  record: EnrichedCallRecord;
+  version: number;
+  line: Buffer;
+}
 
 interface Submission {
-  records: EnrichedCallRecord[];
+  rows: PendingRow[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -41,7 +54,9 @@ export function sharedWriterOptions(
 /**
  * Micro-batches concurrent ingestion requests into large INSERTs, one at a time (so two versions
  * of one call are never decided concurrently). A submission resolves only after the INSERT
- * holding its rows returned: acknowledged means durable.
+ * holding its rows returned: acknowledged means durable. Each record gets its version and its row
+ * text when it is submitted, while the engine is busy with the INSERT before, so a flush only
+ * looks up previous versions and joins text: the engine waits for as little as possible.
  */
 export class CallRecordWriter {
   private readonly queue: Submission[] = [];
@@ -65,10 +80,20 @@ export class CallRecordWriter {
         new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }),
       );
     }
+    const rows = this.render(records);
     return new Promise((resolve, reject) => {
-      this.queue.push({ records, resolve, reject });
+      this.queue.push({ rows, resolve, reject });
       this.queued += records.length;
       this.schedule();
+    });
+  }
+
+  /** Versions are taken in submission order, so a later submission of a call wins. */
+  private render(records: EnrichedCallRecord[]): PendingRow[] {
+    const now = new Date();
+    return records.map((record) => {
+      const version = this.nextVersion();
+      return { record, version, line: jsonLine(rowOf(record, version, now)) };
     });
   }
 
@@ -106,11 +131,11 @@ export class CallRecordWriter {
     let rows = 0;
     while (
       this.queue.length > 0 &&
-      (batch.length === 0 || rows + this.queue[0].records.length <= this.options.maxBatchRows)
+      (batch.length === 0 || rows + this.queue[0].rows.length <= this.options.maxBatchRows)
     ) {
       const next = this.queue.shift()!;
-      rows += next.records.length;
-      this.queued -= next.records.length;
+      rows += next.rows.length;
+      this.queued -= next.rows.length;
       batch.push(next);
     }
     return batch;
@@ -118,7 +143,7 @@ export class CallRecordWriter {
 
   private async write(batch: Submission[]): Promise<void> {
     try {
-      const latest = latestPerCall(batch.flatMap((s) => s.records));
+      const latest = latestPerCall(batch.flatMap((s) => s.rows));
       const serialize = this.options.serialize ?? ((critical) => critical());
       await serialize(() => this.replace(latest));
       for (const submission of batch) submission.resolve();
@@ -132,48 +157,20 @@ export class CallRecordWriter {
   }
 
   /** Cancels the stored version of each call and inserts the new one, in one INSERT. */
-  private async replace(latest: EnrichedCallRecord[]): Promise<void> {
-    const previous = await this.previousVersions(latest);
-    const now = new Date();
-    const rows: CallRow[] = [];
-    for (const record of latest) {
-      const old = previous.get(`${record.account_id}\u0000${record.id}`);
-      if (old) rows.push({ ...old, sign: -1 });
+  private async replace(latest: PendingRow[]): Promise<void> {
+    const previous = await previousVersions(
+      this.clickhouse,
+      latest.map((row) => row.record),
+    );
+    const lines: Buffer[] = [];
+    for (const row of latest) {
+      const old = previous.get(keyOf(row.record));
+      if (old) lines.push(jsonLine({ ...old, sign: -1 }));
       // Above the stored version even when another instance's clock runs ahead of ours.
-      rows.push(rowOf(record, Math.max(this.nextVersion(), old ? Number(old.version) + 1 : 0), now));
+      const version = old ? Number(old.version) + 1 : 0;
+      lines.push(version > row.version ? jsonLine(rowOf(row.record, version, new Date())) : row.line);
     }
-    await this.clickhouse.insert('call_records', rows);
-  }
-
-  /**
-   * The stored version of each call of the batch, to cancel it in the same INSERT. Two steps,
-   * because FINAL does not move WHERE to PREWHERE: it would read and merge every column of the
-   * account's rows on each flush, a cost that grows with the table. First which ids exist at all
-   * (the call_id column only, no FINAL; usually none); then the live version of those few, with
-   * call_id in PREWHERE, which is safe under FINAL because call_id is part of the sorting key, so
-   * whole collapsing groups are kept or dropped together.
-   */
-  private async previousVersions(records: EnrichedCallRecord[]): Promise<Map<string, CallRow>> {
-    const byAccount = new Map<string, string[]>();
-    for (const r of records) {
-      const ids = byAccount.get(r.account_id);
-      if (ids) ids.push(r.id);
-      else byAccount.set(r.account_id, [r.id]);
-    }
-    const found = new Map<string, CallRow>();
-    for (const [accountId, ids] of byAccount) {
-      const existing = await this.clickhouse.query<{ call_id: string }>(
-        'SELECT DISTINCT call_id FROM call_records WHERE account_id = {account:String} AND call_id IN {ids:Array(String)}',
-        { account: accountId, ids },
-      );
-      if (existing.length === 0) continue;
-      const rows = await this.clickhouse.query<CallRow>(
-        'SELECT * EXCEPT (sign) FROM call_records FINAL PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String}',
-        { account: accountId, ids: existing.map((row) => row.call_id) },
-      );
-      for (const row of rows) found.set(`${row.account_id}\u0000${row.call_id}`, { ...row, sign: 1 });
-    }
-    return found;
+    await this.clickhouse.insertJsonEachRow('call_records', Buffer.concat(lines));
   }
 
   /** Strictly increasing across this process: later submissions win. */
@@ -184,8 +181,12 @@ export class CallRecordWriter {
 }
 
 /** Within one INSERT, the last occurrence of a call wins. */
-function latestPerCall(records: EnrichedCallRecord[]): EnrichedCallRecord[] {
-  const last = new Map<string, EnrichedCallRecord>();
-  for (const r of records) last.set(`${r.account_id}\u0000${r.id}`, r);
+function latestPerCall(rows: PendingRow[]): PendingRow[] {
+  const last = new Map<string, PendingRow>();
+  for (const row of rows) last.set(keyOf(row.record), row);
   return [...last.values()];
 }
+
+const jsonLine = (row: object): Buffer => Buffer.from(`${stringifyRow(row)}\n`);
+
+const keyOf = (record: EnrichedCallRecord): string => callKey(record.account_id, record.id);

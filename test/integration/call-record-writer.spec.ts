@@ -1,0 +1,114 @@
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
+import {
+  type ClickHouseExecutor,
+  ClickHouseUnavailableError,
+} from '../../src/infrastructure/clickhouse/clickhouse.port';
+import { type EnrichedCallRecord, isoFromChDateTime, rowOf } from '../../src/ingestion/call-record.row';
+import { validateCallRecord } from '../../src/ingestion/call-record.validation';
+import { CallRecordWriter } from '../../src/ingestion/call-record.writer';
+
+/**
+ * The writer against the embedded engine with the application's migrations: rows are rendered as
+ * JSONEachRow lines when submitted and handed over as text, so what is stored must be what rowOf
+ * builds, and a re-sent call must still cancel its stored version.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-writer-'));
+let clickhouse: ClickHouseExecutor;
+
+beforeAll(async () => {
+  clickhouse = await createClickHouse({ url: null, dataDir });
+}, 60_000);
+
+afterAll(async () => {
+  await clickhouse?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+let account = 0;
+const nextAccount = (): string => `acct_writer_${++account}`;
+
+function record(accountId: string, id: string, fields: Record<string, unknown> = {}): EnrichedCallRecord {
+  const verdict = validateCallRecord({
+    id,
+    trunk_id: 'conn_writer',
+    from: 'sip:+14155550100@carrier.example;user=phone',
+    to: '+14155550199',
+    status: 'connected',
+    start_time: '2026-11-21T10:00:00.250+01:00',
+    end_time: '2026-11-21T09:01:00.000Z',
+    metrics: { carrier_lag_ms: 10, ai_latency_ms: 300, gateway_processing_ms: 5, codec_used: 'PCMU' },
+    turns: [{ turn_number: 1, speaker: 'caller', duration_ms: 900 }],
+    sip_trace: 'INVITE sip:+14155550199@x SIP/2.0\r\nFrom: "Caller \\ ü 😀" <sip:a@b>\r\n',
+    sip_code: 200,
+    ...fields,
+  });
+  if (!verdict.ok) throw new Error(`${verdict.code}: ${verdict.message}`);
+  return { ...verdict.record, account_id: accountId, provider: 'openai' };
+}
+
+const stored = (accountId: string) =>
+  clickhouse.query<Record<string, unknown>>(
+    'SELECT * EXCEPT (version, ingested_at) FROM call_records FINAL WHERE account_id = {a:String} ORDER BY call_id',
+    { a: accountId },
+  );
+
+describe('CallRecordWriter on embedded chDB', () => {
+  it('stores each record as the row rowOf builds for it', async () => {
+    const accountId = nextAccount();
+    const records = [record(accountId, 'call_a'), record(accountId, 'call_b', { sip_trace: null, turns: null })];
+    await new CallRecordWriter(clickhouse).submit(records);
+    const expected = records.map((r) => {
+      const { version, ingested_at, ...row } = rowOf(r, 1, new Date());
+      void version;
+      void ingested_at;
+      const iso = (text: string | null) => (text === null ? null : isoFromChDateTime(text));
+      return {
+        ...row,
+        start_time: iso(row.start_time),
+        end_time: iso(row.end_time),
+        invite_at: iso(row.invite_at),
+        ringing_at: iso(row.ringing_at),
+        answered_at: iso(row.answered_at),
+      };
+    });
+    expect(await stored(accountId)).toEqual(expect.arrayContaining(expected.map((e) => expect.objectContaining(e))));
+  });
+
+  it('cancels the stored version of a re-sent call, and the last of one batch wins', async () => {
+    const accountId = nextAccount();
+    const writer = new CallRecordWriter(clickhouse);
+    await writer.submit([record(accountId, 'call_c')]);
+    // Two submissions within one linger window go into one INSERT: only the later one is kept.
+    await Promise.all([
+      writer.submit([record(accountId, 'call_c', { status: 'failed' })]),
+      writer.submit([record(accountId, 'call_c', { status: 'disconnected', direction: 'outbound' })]),
+    ]);
+    expect(await stored(accountId)).toEqual([
+      expect.objectContaining({ call_id: 'call_c', status: 'disconnected', direction: 'outbound', sign: 1 }),
+    ]);
+    const [hourly] = await clickhouse.query<{ calls: number; connected: number }>(
+      'SELECT sum(calls) AS calls, sum(connected) AS connected FROM call_stats_hourly WHERE account_id = {a:String}',
+      { a: accountId },
+    );
+    expect(hourly).toEqual({ calls: 1, connected: 0 });
+  });
+
+  it('refuses every submission of a batch whose INSERT failed', async () => {
+    const closed = await createClickHouse({ url: null, dataDir: join(dataDir, 'closed') });
+    await closed.close();
+    const writer = new CallRecordWriter(closed);
+    const accountId = nextAccount();
+    const results = await Promise.allSettled([
+      writer.submit([record(accountId, 'call_d')]),
+      writer.submit([record(accountId, 'call_e')]),
+    ]);
+    expect(results.map((r) => r.status === 'rejected' && r.reason instanceof ClickHouseUnavailableError)).toEqual([
+      true,
+      true,
+    ]);
+  }, 60_000);
+});
