@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { type ClientConfig, Pool } from 'pg';
 import type { EventStore } from './event-store.port';
 import { type EventStoreLogger, silentLogger } from './event-store.logger';
@@ -8,6 +8,7 @@ import { EventStoreDbEventStore } from './eventstoredb/eventstoredb.event-store'
 import { checkSchemaName, searchPathOption, setSearchPath } from './postgres/event-store.sql';
 import { toStoreError } from './postgres/event-rows';
 import { PgNotifications } from './postgres/pg-notifications';
+import { openPgliteDb } from './postgres/pglite.open';
 import { migrate, PostgresEventStore } from './postgres/postgres.event-store';
 import { PgliteSqlClient, PgPoolSqlClient, type SqlClient } from './postgres/sql-client';
 
@@ -59,7 +60,7 @@ async function openPglite(dir: string, schema: string, logger: EventStoreLogger)
   let db: PGlite;
   try {
     await mkdir(dir, { recursive: true });
-    db = await PGlite.create(dir);
+    db = await openPgliteDb(dir);
   } catch (error) {
     throw toStoreError(error);
   }

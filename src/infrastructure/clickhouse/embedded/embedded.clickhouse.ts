@@ -19,6 +19,7 @@ import {
   silentClickHouseLogger,
 } from '../clickhouse.port';
 import { checkChdbInstalled } from './chdb.addon';
+import { embeddedServerArgs, WORKER_NODE_FLAGS } from './chdb.settings';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './chdb.protocol';
 import { resolveWorkerEntry, type WorkerEntry } from './chdb-worker.entry';
 
@@ -68,6 +69,7 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     checkChdbInstalled();
     await mkdir(options.dir, { recursive: true });
     const settings = {
+      ...embeddedServerArgs(),
       ...EXECUTOR_SETTINGS,
       max_execution_time: Math.ceil((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000),
     };
@@ -192,7 +194,7 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
 
   private async spawn(): Promise<ChildProcess> {
     const worker = fork(this.entry.file, [], {
-      execArgv: this.entry.execArgv ?? [],
+      execArgv: [...WORKER_NODE_FLAGS, ...(this.entry.execArgv ?? [])],
       serialization: 'advanced',
       // Only what the engine needs: the parent's secrets (MASTER_KEY, …) stay in the parent.
       env: {

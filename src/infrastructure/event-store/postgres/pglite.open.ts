@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * PostgreSQL's buffer pool inside PGlite's WebAssembly memory. initdb writes 128MB, sized for a
+ * server; PGlite's pages live in that memory and every one touched stays resident. The event
+ * store reads the tail of its log and a few index pages per append, and the OS page cache keeps
+ * the files anyway, so 16MB holds the working set (docs/memory.md).
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+const INIT_TIMEOUT_MS = 120_000;
+
+export function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+}
+
+/**
+ * Opens the PGlite data directory, creating it first when it is new. PGlite creates a directory
+ * with a second, throwaway PGlite instance running initdb; this process's collector then keeps
+ * that instance's WebAssembly memory and compiled code (~400 MiB) until some later full GC, which
+ * an idle server may never run. So a new directory is created in a short-lived child process,
+ * whose memory goes back to the OS when it exits, and only the ready directory is opened here.
+ */
+export async function openPgliteDb(dir: string): Promise<PGlite> {
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initInChild(dir);
+  return PGlite.create(dir, { startParams: pgliteStartParams() });
+}
+
+/** The child is a few lines of script: it needs no build of its own and none of our environment. */
+const INIT_SCRIPT = `
+const [moduleFile, dir, params] = process.argv.slice(1);
+const { PGlite } = require(moduleFile);
+PGlite.create(dir, { startParams: JSON.parse(params) }).then((db) => db.close()).catch((error) => {
+  process.stderr.write(String(error && error.message ? error.message : error));
+  process.exit(1);
+});`;
+
+function initInChild(dir: string): Promise<void> {
+  const args = ['-e', INIT_SCRIPT, require.resolve('@electric-sql/pglite'), dir, JSON.stringify(pgliteStartParams())];
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { env, timeout: INIT_TIMEOUT_MS }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      reject(new Error(`PGlite could not create ${dir}: ${stderr.trim().slice(-500) || error.message}`));
+    });
+  });
+}
