@@ -5,6 +5,7 @@ import { profilerFlags, runJobChild } from '../lib/child-process';
 import { Cleanups, tempDir } from '../lib/cleanups';
 import { sendAll } from '../lib/ndjson-load';
 import { treeCpuByProcess, TreeRss } from '../lib/process-tree';
+import { settledRss } from '../lib/rss';
 import { startApp } from '../lib/start-app';
 import { DIRECT_SPEC_ENV, type DirectInsertResult, type DirectInsertSpec, type IngestOps } from './ingest-messages';
 import type { IngestBenchOptions } from './ingest-options';
@@ -29,6 +30,7 @@ export async function measureApp(options: IngestBenchOptions, cleanups: Cleanups
     execArgv: profilerFlags(options.cpuProf),
   });
   const account = app.ready.account ?? { id: '', keys: {}, trunks: [] };
+  const idle = await settledRss(app.ready.pid);
   const memory = new TreeRss(app.ready.pid);
   const toMs = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
   const records: RecordSpec = {
@@ -69,6 +71,7 @@ export async function measureApp(options: IngestBenchOptions, cleanups: Cleanups
   };
   return {
     figures,
+    idle,
     records,
     meanRecordBytes,
     rowsPerInsert: Math.max(1, Math.round(stats.inserts.rows / Math.max(1, stats.inserts.calls))),

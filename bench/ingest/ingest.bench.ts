@@ -2,6 +2,7 @@ import { progress, runBench } from '../lib/bench-main';
 import { Cleanups } from '../lib/cleanups';
 import { median } from '../lib/percentiles';
 import type { TreeRssFigures } from '../lib/process-tree';
+import { type IdleRss, memoryLines } from '../lib/rss';
 import { DAYS, LOG_LEVEL, measureApp, measureDirect } from './ingest-measure';
 import { type IngestBenchOptions, parseIngestOptions } from './ingest-options';
 import {
@@ -23,7 +24,7 @@ import {
  * Rounds of (app, then direct insert), each app with a fresh data dir: the machine's load drifts
  * between the two phases, so the headline takes the median of each side over the rounds.
  */
-async function run(options: IngestBenchOptions, cleanups: Cleanups): Promise<IngestReport> {
+async function run(options: IngestBenchOptions, cleanups: Cleanups): Promise<IngestReport & { idle: IdleRss | null }> {
   const machine = describeIngestMachine();
   const rounds: { app: Awaited<ReturnType<typeof measureApp>>; direct: Awaited<ReturnType<typeof measureDirect>> }[] =
     [];
@@ -62,6 +63,7 @@ async function run(options: IngestBenchOptions, cleanups: Cleanups): Promise<Ing
       memory: highest(rounds.map((r) => r.direct.figures.memory)),
     },
     runs: rounds.map((r) => ({ app: r.app.figures.recordsPerSecond, direct: r.direct.figures.recordsPerSecond })),
+    idle: highestIdle(rounds.map((r) => r.app.idle)),
     ratio: appRate / directRate,
     ratioTarget: RATIO_TARGET,
     recordsPerSecondTarget: RECORDS_PER_SECOND_TARGET,
@@ -76,4 +78,15 @@ function highest(figures: (TreeRssFigures | null)[]): TreeRssFigures | null {
   );
 }
 
-runBench({ parse: parseIngestOptions, run, format: formatIngestReport });
+function highestIdle(figures: (IdleRss | null)[]): IdleRss | null {
+  return figures.reduce<IdleRss | null>(
+    (worst, f) => (f && (!worst || f.totalBytes > worst.totalBytes) ? f : worst),
+    null,
+  );
+}
+
+runBench({
+  parse: parseIngestOptions,
+  run,
+  format: (r) => formatIngestReport(r) + memoryLines(r.idle, r.app.memory, r.direct.memory).join('\n') + '\n',
+});

@@ -82,7 +82,8 @@ export function treeCpuByProcess(rootPid: number): Record<string, number> | null
 
 const USER_HZ = 100;
 
-function tree(root: number): number[] {
+/** The process and its descendants, parents first. */
+export function tree(root: number): number[] {
   const pids = [root];
   for (let i = 0; i < pids.length; i++) pids.push(...children(pids[i]));
   return pids;
@@ -110,7 +111,7 @@ function status(pid: number): { rss: number; hwm: number } | null {
 }
 
 /** The script a node process runs (`chdb.worker.js`), else its executable. */
-function scriptOf(pid: number): string {
+export function scriptOf(pid: number): string {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     const script = args.find((arg) => arg.endsWith('.js') || arg.endsWith('.ts')) ?? args[0] ?? String(pid);

@@ -52,6 +52,9 @@ const APP_VARIABLES = [
   'WEBHOOK_TIMEOUT_MS',
 ];
 
+/** The V8 flags `npm start` gives the app (package.json "start"; docs/memory.md says why). */
+export const APP_NODE_FLAGS: readonly string[] = ['--max-old-space-size=384'];
+
 export type AppEnv = Record<string, string | undefined>;
 
 export interface StartAppOptions extends Pick<ChildOptions, 'execArgv' | 'readyTimeoutMs' | 'stopGraceMs'> {
@@ -77,6 +80,7 @@ export function startApp<E = object, O extends object = CpuOps>(
   const { script, provision, env, dataDir = tempDir(cleanups, 'trunkline-bench-'), ...child } = options;
   return ServerChild.start<AppReady<E>, O>(script ?? join(__dirname, 'app-server.js'), cleanups, {
     ...child,
+    execArgv: [...APP_NODE_FLAGS, ...(child.execArgv ?? [])],
     env: appEnvironment({ DATA_DIR: dataDir, [PROVISION_ENV]: provision && JSON.stringify(provision), ...env }),
   });
 }
