@@ -187,6 +187,13 @@ function latestPerCall(rows: PendingRow[]): PendingRow[] {
   return [...last.values()];
 }
 
-const jsonLine = (row: object): Buffer => Buffer.from(`${stringifyRow(row)}\n`);
+/** One row as a JSONEachRow line, written straight into its Buffer (no second string with the newline). */
+function jsonLine(row: object): Buffer {
+  const json = stringifyRow(row);
+  const line = Buffer.allocUnsafe(Buffer.byteLength(json) + 1);
+  line.write(json);
+  line[line.length - 1] = 0x0a;
+  return line;
+}
 
 const keyOf = (record: EnrichedCallRecord): string => callKey(record.account_id, record.id);
