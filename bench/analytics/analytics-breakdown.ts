@@ -1,11 +1,5 @@
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import {
-  aggregateRange,
-  aggregatesSql,
-  latencySql,
-  rawSql,
-  TRUNK_DIMENSION_SQL,
-} from '../../src/read/analytics/analytics.sql';
+import { aggregateRange, overviewBranches, overviewSql } from '../../src/read/analytics/analytics.sql';
 import type { BreakdownRequest, StatementTime } from './analytics-messages';
 import { summarize, timeSequential } from './analytics-timing';
 
@@ -14,7 +8,7 @@ const HOUR = 3_600_000;
 /**
  * Where the app's time goes: each statement the overview and list handlers send, timed alone
  * through the executor (the app's SQL, the app's parameters), beside variants that answer the
- * same question differently. Runs last: the final variant merges call_stats_hourly (OPTIMIZE).
+ * same question differently.
  */
 export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequest): Promise<StatementTime[]> {
   const from = r.fromMs;
@@ -35,24 +29,14 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
     }
   };
   const edges = { ...account, from1_ms: from, to1_ms: wholeFrom, from2_ms: wholeTo, to2_ms: to };
-  const all = { ...aggregates, ...edges };
-  await time('overview: latency histogram rows (daily + edge hours + raw edges), GROUP BY bin', latencySql(false), all);
-  await time(
-    'overview: aggregates (daily + edge hours), whole range, per trunk and hourly bucket',
-    aggregatesSql(true, false),
-    all,
-  );
-  await time(
-    'overview: aggregates (daily + edge hours), whole range, per trunk and daily bucket',
-    aggregatesSql(false, false),
-    all,
-  );
-  await time(
-    'overview: raw edges, whole range, per trunk and bucket (sign-weighted, no FINAL)',
-    rawSql(true, false),
-    all,
-  );
-  await time('overview: trunk_dimension names', TRUNK_DIMENSION_SQL, account);
+  const all = { ...aggregates, ...edges, from_ms: from, to_ms: to - 1 };
+  for (const hourly of [true, false]) {
+    const buckets = hourly ? 'hourly' : 'daily';
+    await time(`overview: the one statement, ${buckets} buckets`, overviewSql(hourly, false), all);
+    for (const [name, sql] of Object.entries(overviewBranches(hourly, false)))
+      if (hourly || name.includes('bucket') || name.includes('raw'))
+        await time(`  branch alone, ${buckets}: ${name}`, sql, all);
+  }
   await time('calls: page 1 rows (FINAL, ORDER BY start_time DESC LIMIT 101)', LIST_PAGE, {
     ...account,
     limit: 101,
@@ -68,18 +52,6 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
     'calls: total as sum(sign) without FINAL (same number)',
     'SELECT sum(sign) AS total FROM call_records WHERE account_id = {account:String}',
     account,
-  );
-  const parts = await clickhouse.query<{ rows: number }>(
-    "SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()",
-  );
-  await clickhouse.command('OPTIMIZE TABLE call_stats_hourly FINAL SETTINGS max_execution_time = 0');
-  const merged = await clickhouse.query<{ rows: number }>(
-    "SELECT sum(rows) AS rows FROM system.parts WHERE active AND table = 'call_stats_hourly' AND database = currentDatabase()",
-  );
-  await time(
-    `overview: hourly aggregates, hourly buckets, after OPTIMIZE FINAL (${Number(parts[0].rows).toLocaleString('en-US')} -> ${Number(merged[0].rows).toLocaleString('en-US')} rows)`,
-    aggregatesSql(true, false),
-    all,
   );
   return out;
 }

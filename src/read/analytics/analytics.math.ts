@@ -1,4 +1,4 @@
-import { AggregateRow } from './analytics.sql';
+import { type OverviewRow, type SumColumn, sumOf } from './analytics.sql';
 
 /** Sums of one group (whole range, one trunk or one time bucket), mergeable across sources. */
 export interface Totals {
@@ -37,20 +37,25 @@ export const emptyTotals = (): Totals => ({
   codecs: new Map(),
 });
 
-export function addRow(into: Totals, row: AggregateRow): void {
-  into.calls += Number(row.calls);
-  into.connected += Number(row.connected);
-  into.failed += Number(row.failed);
-  into.durationSum += Number(row.duration_sum);
-  into.latencyCalls += Number(row.latency_calls);
-  into.carrierSum += Number(row.carrier_sum);
-  into.aiSum += Number(row.ai_sum);
-  into.gatewaySum += Number(row.gateway_sum);
-  into.totalLatencySum += Number(row.total_latency_sum);
-  into.lossCalls += Number(row.loss_calls);
-  into.lossSum += Number(row.loss_sum);
-  into.jitterCalls += Number(row.jitter_calls);
-  into.jitterSum += Number(row.jitter_sum);
+/** Which sum of an overview row adds to which field of the totals. */
+const FIELDS: [Exclude<keyof Totals, 'hist' | 'codecs'>, SumColumn][] = [
+  ['calls', 'calls'],
+  ['connected', 'connected'],
+  ['failed', 'failed'],
+  ['durationSum', 'duration_sum'],
+  ['latencyCalls', 'latency_calls'],
+  ['carrierSum', 'carrier_sum'],
+  ['aiSum', 'ai_sum'],
+  ['gatewaySum', 'gateway_sum'],
+  ['totalLatencySum', 'total_latency_sum'],
+  ['lossCalls', 'loss_calls'],
+  ['lossSum', 'loss_sum'],
+  ['jitterCalls', 'jitter_calls'],
+  ['jitterSum', 'jitter_sum'],
+];
+
+export function addRow(into: Totals, row: OverviewRow): void {
+  for (const [field, column] of FIELDS) into[field] += sumOf(row, column);
   mergeMap(into.codecs, row.codecs[0], row.codecs[1]);
 }
 

@@ -15,15 +15,7 @@ import {
   round2,
   Totals,
 } from './analytics.math';
-import {
-  AggregateRow,
-  aggregateRange,
-  aggregatesSql,
-  LatencyBinRow,
-  latencySql,
-  rawSql,
-  TRUNK_DIMENSION_SQL,
-} from './analytics.sql';
+import { aggregateRange, OverviewRow, overviewSql, sumOf } from './analytics.sql';
 import { gatewayBreakdown } from './gateway-breakdown';
 
 const HOUR = 3_600_000;
@@ -47,7 +39,8 @@ interface Grouped {
 /**
  * Whole days come from the daily aggregates, the other whole hours from the hourly ones, and the
  * partial hours at either edge of the range from the raw records, so any instant range is exact,
- * not rounded to hours.
+ * not rounded to hours. Everything comes from one statement (analytics.sql.ts), whose branches the
+ * engine runs in parallel; its rows are added up here by kind.
  */
 @QueryHandler(GetAnalyticsOverview)
 export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOverview, object> {
@@ -62,66 +55,45 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     if (end.getTime() - start.getTime() > MAX_RANGE)
       throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
     const hourly = query.granularity === 'hourly';
-    const range = rangeParams(accountId, query.trunk_id, start, end);
-    const [grouped, dimension, gateway] = await Promise.all([
-      this.grouped(range, !!query.trunk_id, hourly),
-      this.dimension(accountId),
-      gatewayBreakdown(this.clickhouse, range.params, { accountId, trunkId: query.trunk_id, start, end }),
-    ]);
-    return { ...present(grouped, dimension, start, end, hourly), ...gateway };
-  }
-
-  private async grouped(
-    { params, from, to, wholeFrom, wholeTo }: Range,
-    withTrunk: boolean,
-    hourly: boolean,
-  ): Promise<Grouped> {
-    const statements = [
-      ...(wholeFrom < wholeTo ? [this.clickhouse.query<AggregateRow>(aggregatesSql(hourly, withTrunk), params)] : []),
-      ...(from < wholeFrom || wholeTo < to
-        ? [this.clickhouse.query<AggregateRow>(rawSql(hourly, withTrunk), params)]
-        : []),
-    ];
-    const [latency, ...rows] = await Promise.all([
-      this.clickhouse.query<LatencyBinRow>(latencySql(withTrunk), params),
-      ...statements,
-    ]);
-    const grouped: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
-    for (const row of rows.flat()) {
-      if (Number(row.all_trunks) === 1 && Number(row.all_buckets) === 1) addRow(grouped.total, row);
-      else if (Number(row.all_buckets) === 1) addRow(slot(grouped.byTrunk, row.trunk_id), row);
-      else addRow(slot(grouped.byBucket, Number(row.bucket) * 1000), row);
-    }
-    for (const { bin, calls_in_bin } of latency) grouped.total.hist.set(Number(bin), Number(calls_in_bin));
-    return grouped;
-  }
-
-  private async dimension(accountId: string): Promise<Map<string, { name: string; provider: string }>> {
-    const rows = await this.clickhouse.query<{ trunk_id: string; name: string; provider: string }>(
-      TRUNK_DIMENSION_SQL,
-      { account: accountId },
+    const rows = await this.clickhouse.query<OverviewRow>(
+      overviewSql(hourly, !!query.trunk_id),
+      rangeParams(accountId, query.trunk_id, start, end),
     );
-    return new Map(rows.map((r) => [r.trunk_id, { name: r.name, provider: r.provider }]));
+    return { ...present(grouped(rows), dimension(rows), start, end, hourly), ...gatewayBreakdown(rows) };
   }
 }
 
-interface Range {
-  params: QueryParams;
-  from: number;
-  to: number;
-  wholeFrom: number;
-  wholeTo: number;
+function grouped(rows: OverviewRow[]): Grouped {
+  const g: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
+  for (const row of rows) {
+    if (row.kind === 'total') addRow(g.total, row);
+    else if (row.kind === 'trunk') addRow(slot(g.byTrunk, row.key), row);
+    else if (row.kind === 'bucket') addRow(slot(g.byBucket, Number(row.pos) * 1000), row);
+    else if (row.kind === 'bin') {
+      const bin = Number(row.pos);
+      g.total.hist.set(bin, (g.total.hist.get(bin) ?? 0) + sumOf(row, 'latency_calls'));
+    }
+  }
+  return g;
 }
 
-/** The whole hours of [start, end] for the aggregates, and the partial hours at its edges for the raw rows. */
-function rangeParams(accountId: string, trunkId: string | undefined, start: Date, end: Date): Range {
+function dimension(rows: OverviewRow[]): Map<string, { name: string; provider: string }> {
+  const names = rows.filter((row) => row.kind === 'name');
+  return new Map(names.map((row) => [row.key, { name: row.names[0], provider: row.names[1] }]));
+}
+
+/**
+ * The whole hours of [start, end] for the aggregates, the partial hours at its edges for the raw
+ * rows, and [start, end] itself for the rejections.
+ */
+function rangeParams(accountId: string, trunkId: string | undefined, start: Date, end: Date): QueryParams {
   const from = start.getTime();
   const to = end.getTime() + 1;
   let wholeFrom = Math.ceil(from / HOUR) * HOUR;
   let wholeTo = Math.floor(to / HOUR) * HOUR;
   if (wholeFrom >= wholeTo) wholeFrom = wholeTo = to;
   // The partial hours at the edges come from the raw rows; an empty range where there is none.
-  const params: QueryParams = {
+  return {
     account: accountId,
     ...(trunkId ? { trunk: trunkId } : {}),
     ...aggregateRange(wholeFrom, wholeTo),
@@ -129,8 +101,9 @@ function rangeParams(accountId: string, trunkId: string | undefined, start: Date
     to1_ms: wholeFrom,
     from2_ms: wholeTo,
     to2_ms: to,
+    from_ms: from,
+    to_ms: end.getTime(),
   };
-  return { params, from, to, wholeFrom, wholeTo };
 }
 
 function slot<K>(map: Map<K, Totals>, key: K): Totals {

@@ -1,69 +1,171 @@
+import { SUMS } from '../../infrastructure/clickhouse/migrations/002-daily-stats';
+import { SIGNALLING_SUMS } from '../../infrastructure/clickhouse/migrations/004-account-rollups';
+import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
+
 /**
- * The overview's statements. The same aggregate columns come from three sources: the daily
- * aggregates (whole UTC days), the hourly aggregates (the other whole hours) and the raw records
- * (the partial hours at the edges of a range). Each statement returns, with GROUPING SETS, one row
- * for the whole range and rows per trunk and per time bucket. Latency percentiles come from one
- * more statement over the histogram rows of the same three sources.
+ * The overview as ONE statement: a UNION ALL of branches, each tagged by `kind`, which ClickHouse
+ * runs in parallel threads (the embedded engine runs one statement at a time, so separate
+ * statements ran one after another). Every branch returns the same columns: `key` (a trunk id,
+ * failure class, rejection reason), `pos` (a bucket's unix second or a latency bin), the sums
+ * below (0 where a branch has none), codec counts and trunk names.
+ *
+ * Sources, so any instant range is exact: whole UTC days from the daily tables, the other whole
+ * hours from the hourly ones, the partial hours at the range's edges from the raw records (read
+ * once, without FINAL, weighted by sign as the views aggregate them). Without a trunk filter the
+ * totals, buckets, histogram and failure classes come from the account-level rollups (migration 4).
  */
-const AGGREGATED_SUMS = `
-  sum(calls) AS calls, sum(connected) AS connected, sum(failed) AS failed, sum(duration_sum) AS duration_sum,
-  sum(latency_calls) AS latency_calls, sum(carrier_sum) AS carrier_sum, sum(ai_sum) AS ai_sum, sum(gateway_sum) AS gateway_sum,
-  sum(total_latency_sum) AS total_latency_sum, sum(loss_calls) AS loss_calls, sum(loss_sum) AS loss_sum,
-  sum(jitter_calls) AS jitter_calls, sum(jitter_sum) AS jitter_sum`;
+export type SumColumn = (typeof SUMS)[number] | (typeof SIGNALLING_SUMS)[number] | 'loss_sum';
+/** The Int64 sums a row can carry, in the order of its `v` array. */
+const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed')];
+type Exprs = Partial<Record<SumColumn | 'codecs' | 'names', string>>;
+
+export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'bin' | 'class' | 'reason' | 'name';
+export interface OverviewRow {
+  kind: OverviewKind;
+  key: string;
+  pos: number | string;
+  /** The Int64 sums in INT_COLUMNS order, cut after the last one the branch has. */
+  v: (number | string)[];
+  loss: number;
+  codecs: [string[], (number | string)[]];
+  names: string[];
+}
+
+/** A sum of an overview row, 0 where its branch has none. */
+export function sumOf(row: OverviewRow, column: SumColumn): number {
+  if (column === 'loss_sum') return Number(row.loss);
+  return Number(row.v[INT_COLUMNS.indexOf(column)] ?? 0);
+}
+
+const STATS_SUMS: SumColumn[] = [...SUMS, 'loss_sum'];
+const TRUNK_SUMS: SumColumn[] = ['calls', 'connected', 'latency_calls', 'total_latency_sum'];
+const summed = (columns: readonly SumColumn[]): Exprs => Object.fromEntries(columns.map((c) => [c, `sum(${c})`]));
 
 /*
- * Raw rows are read without FINAL: every expression is weighted by `sign`, exactly as the
- * materialized view aggregates them, so a cancelled version and its cancel row add up to nothing.
+ * One branch: kind, key and pos, then the sums packed in one array (planning the statement costs
+ * per expression, and a column per sum padded with zeros in every branch cost 5 ms more), then
+ * FROM/WHERE/GROUP BY.
  */
-const RAW_SUMS = `
-  sum(toInt64(sign)) AS calls, sum(if(status = 'connected', toInt64(sign), 0)) AS connected, sum(if(status = 'failed', toInt64(sign), 0)) AS failed,
-  sum(toInt64(duration_seconds) * sign) AS duration_sum,
-  sum(if(total_latency_ms IS NULL, 0, toInt64(sign))) AS latency_calls,
-  sum(toInt64(ifNull(carrier_lag_ms, 0)) * if(total_latency_ms IS NULL, 0, sign)) AS carrier_sum,
-  sum(toInt64(ifNull(ai_latency_ms, 0)) * if(total_latency_ms IS NULL, 0, sign)) AS ai_sum,
-  sum(toInt64(ifNull(gateway_processing_ms, 0)) * if(total_latency_ms IS NULL, 0, sign)) AS gateway_sum,
-  sum(toInt64(ifNull(total_latency_ms, 0)) * sign) AS total_latency_sum,
-  sum(if(packet_loss_percent IS NULL, 0, toInt64(sign))) AS loss_calls, sum(ifNull(packet_loss_percent, 0) * sign) AS loss_sum,
-  sum(if(jitter_ms IS NULL, 0, toInt64(sign))) AS jitter_calls, sum(toInt64(ifNull(jitter_ms, 0)) * sign) AS jitter_sum`;
-const RAW_CODECS = `sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(sign)])) AS codecs`;
-const NO_CODECS = `CAST(([], []), 'Tuple(Array(String), Array(Int64))')`;
+function branch(kind: string, key: string, pos: string, exprs: Exprs, rest: string): string {
+  let last: number = INT_COLUMNS.length;
+  while (last > 0 && !exprs[INT_COLUMNS[last - 1]]) last--;
+  const values = INT_COLUMNS.slice(0, last).map((c) => exprs[c] ?? '0');
+  const v = last === 0 ? `CAST([], 'Array(Int64)')` : `[${values.join(', ')}]`;
+  const codecs = exprs.codecs ?? `CAST(([], []), 'Tuple(Array(String), Array(Int64))')`;
+  return `SELECT ${kind} AS kind, ${key} AS key, ${pos} AS pos, ${v} AS v, ${exprs.loss_sum ?? '0'} AS loss, ${codecs} AS codecs,
+    ${exprs.names ?? `CAST([], 'Array(String)')`} AS names ${rest}`;
+}
 
-const AGGREGATE_COLUMNS =
-  'trunk_id, calls, connected, failed, duration_sum, latency_calls, carrier_sum, ai_sum, gateway_sum, total_latency_sum, loss_calls, loss_sum, jitter_calls, jitter_sum, codecs';
 const at = (name: string) => `toDateTime({${name}:Int64}, 'UTC')`;
 const trunkFilter = (withTrunk: boolean) => (withTrunk ? 'AND trunk_id = {trunk:String}' : '');
+const ACCOUNT = 'account_id = {account:String}';
+const WHOLE_HOURS = `hour >= ${at('h0_s')} AND hour < ${at('h1_s')}`;
+const msRange = (n: number) =>
+  `(start_time >= fromUnixTimestamp64Milli({from${n}_ms:Int64}, 'UTC') AND start_time < fromUnixTimestamp64Milli({to${n}_ms:Int64}, 'UTC'))`;
 
-// No trunk_id/bucket aliases over a table's own columns: an alias named like a column would shadow
-// it in WHERE. Sets: () is the whole range, (trunk_id) per trunk, (bucket) per time bucket.
-const GROUPED = (sums: string, codecs: string, bucket: string, from: string, where: string) =>
-  `SELECT trunk_id, toUnixTimestamp(${bucket}) AS bucket, ${sums}, ${codecs}, grouping(trunk_id) AS all_trunks, grouping(bucket) AS all_buckets
-   FROM ${from} WHERE ${where} GROUP BY GROUPING SETS ((), (trunk_id), (bucket))`;
-
-/** Whole UTC days [d0, d1) from the daily table and the other whole hours [h0, d0) and [d1, h1) from the hourly one. */
-function daysAndHours(dailyTable: string, hourlyTable: string, columns: string, withTrunk: boolean): string {
-  return `SELECT day AS t, ${columns} FROM ${dailyTable}
-      WHERE account_id = {account:String} AND day >= ${at('d0_s')} AND day < ${at('d1_s')} ${trunkFilter(withTrunk)}
+/** Whole UTC days [d0, d1) from a daily table and the other whole hours [h0, d0) and [d1, h1) from an hourly one. */
+function daysAndHours(daily: string, hourly: string, columns: string, withTrunk: boolean): string {
+  return `(SELECT ${columns} FROM ${daily}
+      WHERE ${ACCOUNT} AND day >= ${at('d0_s')} AND day < ${at('d1_s')} ${trunkFilter(withTrunk)}
     UNION ALL
-    SELECT hour AS t, ${columns} FROM ${hourlyTable}
-      WHERE account_id = {account:String} AND ((hour >= ${at('h0_s')} AND hour < ${at('d0_s')}) OR (hour >= ${at('d1_s')} AND hour < ${at('h1_s')})) ${trunkFilter(withTrunk)}`;
+    SELECT ${columns} FROM ${hourly}
+      WHERE ${ACCOUNT} AND ((hour >= ${at('h0_s')} AND hour < ${at('d0_s')}) OR (hour >= ${at('d1_s')} AND hour < ${at('h1_s')})) ${trunkFilter(withTrunk)})`;
 }
 
-/**
- * The whole-hour part of the range: whole range, per trunk and per bucket. Daily buckets read the
- * daily aggregates; hourly buckets need the hourly table over the whole range, in a second SELECT
- * (UNION ALL names its columns after the first one, so the second one's aliases must not shadow
- * the columns its WHERE reads).
+/*
+ * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped five
+ * ways: whole range, per trunk, per bucket, per latency bin (latency_calls counts the bin) and per
+ * failure class (failed and the signalling spans).
  */
-export function aggregatesSql(hourly: boolean, withTrunk: boolean): string {
-  const source = `(${daysAndHours('call_stats_daily', 'call_stats_hourly', AGGREGATE_COLUMNS, withTrunk)})`;
-  if (!hourly) return GROUPED(AGGREGATED_SUMS, 'sumMap(codecs) AS codecs', 'toStartOfDay(t)', source, '1');
-  const hours = `account_id = {account:String} AND hour >= ${at('h0_s')} AND hour < ${at('h1_s')} ${trunkFilter(withTrunk)}`;
-  return `SELECT trunk_id, 0 AS bucket, ${AGGREGATED_SUMS}, sumMap(codecs) AS codecs, grouping(trunk_id) AS all_trunks, 1 AS all_buckets
-      FROM ${source} GROUP BY GROUPING SETS ((), (trunk_id))
-    UNION ALL
-    SELECT '' AS no_trunk, toUnixTimestamp(hour) AS bucket_s, ${AGGREGATED_SUMS}, ${NO_CODECS} AS no_codecs, 1 AS all_trunks_, 0 AS all_buckets_
-      FROM call_stats_hourly WHERE ${hours} GROUP BY hour`;
+const span = (name: string, from: string, to: string): Exprs => {
+  const both = `${from} IS NOT NULL AND ${to} IS NOT NULL`;
+  const ms = `(toUnixTimestamp64Milli(assumeNotNull(${to})) - toUnixTimestamp64Milli(assumeNotNull(${from})))`;
+  return { [`${name}_calls`]: `sumIf(sign, ${both})`, [`${name}_sum_ms`]: `sumIf(${ms} * sign, ${both})` };
+};
+// sum and sumIf of Int8 and (U)Int32 × Int8 are Int64: the views' toInt64 casts are implied.
+const HAS_LATENCY = 'total_latency_ms IS NOT NULL';
+const RAW: Exprs = {
+  calls: 'sum(sign)',
+  connected: "sumIf(sign, status = 'connected')",
+  failed: "sumIf(sign, status = 'failed')",
+  duration_sum: 'sum(duration_seconds * sign)',
+  latency_calls: `sumIf(sign, ${HAS_LATENCY})`,
+  carrier_sum: `sumIf(ifNull(carrier_lag_ms, 0) * sign, ${HAS_LATENCY})`,
+  ai_sum: `sumIf(ifNull(ai_latency_ms, 0) * sign, ${HAS_LATENCY})`,
+  gateway_sum: `sumIf(ifNull(gateway_processing_ms, 0) * sign, ${HAS_LATENCY})`,
+  total_latency_sum: `sumIf(assumeNotNull(total_latency_ms) * sign, ${HAS_LATENCY})`,
+  loss_calls: 'sumIf(sign, packet_loss_percent IS NOT NULL)',
+  loss_sum: 'sum(ifNull(packet_loss_percent, 0) * sign)',
+  jitter_calls: 'sumIf(sign, jitter_ms IS NOT NULL)',
+  jitter_sum: 'sum(ifNull(jitter_ms, 0) * sign)',
+  ...span('pdd', 'invite_at', 'ringing_at'),
+  ...span('ring', 'ringing_at', 'answered_at'),
+  ...span('setup', 'invite_at', 'answered_at'),
+  codecs: `sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(sign)]))`,
+};
+
+function rawEdges(hourly: boolean, withTrunk: boolean): string {
+  const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
+  const is = (column: string) => `grouping(${column}) = 0`;
+  return branch(
+    `multiIf(${is('trunk_id')}, 'trunk', ${is(bucket)}, 'bucket', ${is('latency_bin')}, 'bin', ${is('failure_class')}, 'class', 'total')`,
+    `multiIf(${is('trunk_id')}, toString(trunk_id), ${is('failure_class')}, toString(failure_class), '')`,
+    `multiIf(${is(bucket)}, toUnixTimestamp(${bucket}), ${is('latency_bin')}, latency_bin, 0)`,
+    RAW,
+    `FROM call_records WHERE ${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)}) ${trunkFilter(withTrunk)}
+     GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (latency_bin), (failure_class))`,
+  );
 }
+
+/** The branches of the overview statement by name (the benchmark times each one alone). */
+export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<string, string> {
+  // One trunk reads the trunk-level tables; a whole account their account-level rollups.
+  const table = (name: string) => (withTrunk ? `call_${name}` : `account_${name}`);
+  const filter = trunkFilter(withTrunk);
+  const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
+  return {
+    'totals and buckets (whole hours)': branch(
+      `if(grouping(${bucket}) = 0, 'bucket', 'total')`,
+      "''",
+      `if(grouping(${bucket}) = 0, toUnixTimestamp(${bucket}), 0)`,
+      { ...summed(STATS_SUMS), codecs: 'sumMap(codecs)' },
+      `FROM ${table('stats_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter} GROUP BY GROUPING SETS ((), (${bucket}))`,
+    ),
+    'per trunk (whole days + edge hours)': branch(
+      "'trunk'",
+      'trunk_id',
+      '0',
+      summed(TRUNK_SUMS),
+      `FROM ${daysAndHours('call_stats_daily', 'call_stats_hourly', `trunk_id, ${TRUNK_SUMS.join(', ')}`, withTrunk)} GROUP BY trunk_id`,
+    ),
+    'latency histogram (whole days + edge hours)': branch(
+      "'bin'",
+      "''",
+      'bin',
+      { latency_calls: 'sum(n)' },
+      `FROM ${daysAndHours(table('latency_daily'), table('latency_hourly'), 'bin, n', withTrunk)} GROUP BY bin`,
+    ),
+    'failure classes and signalling (whole hours)': branch(
+      "'class'",
+      'failure_class',
+      '0',
+      summed(SIGNALLING_SUMS),
+      `FROM ${table('signalling_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter} GROUP BY failure_class`,
+    ),
+    'raw edges (partial hours), five groupings': rawEdges(hourly, withTrunk),
+    'rejections by reason': branch(
+      "'reason'",
+      'reason',
+      '0',
+      { calls: 'toInt64(n)' },
+      `FROM (${rejectionCountsSql(withTrunk)})`,
+    ),
+    'trunk names': branch("'name'", 'trunk_id', '0', { names: '[name, provider]' }, `FROM (${TRUNK_DIMENSION_SQL})`),
+  };
+}
+
+export const overviewSql = (hourly: boolean, withTrunk: boolean): string =>
+  Object.values(overviewBranches(hourly, withTrunk)).join('\nUNION ALL\n');
 
 export interface AggregateRangeParams {
   h0_s: number;
@@ -71,14 +173,8 @@ export interface AggregateRangeParams {
   d1_s: number;
   h1_s: number;
 }
-export interface RawRangeParams {
-  from1_ms: number;
-  to1_ms: number;
-  from2_ms: number;
-  to2_ms: number;
-}
 
-/** aggregatesSql's parameters for the whole hours [fromMs, toMs) (multiples of an hour; empty when equal). */
+/** The whole-hour parameters for [fromMs, toMs) (multiples of an hour; empty when equal). */
 export function aggregateRange(fromMs: number, toMs: number): AggregateRangeParams {
   const DAY = 86_400_000;
   if (fromMs >= toMs) return { h0_s: 0, d0_s: 0, d1_s: 0, h1_s: 0 };
@@ -88,62 +184,5 @@ export function aggregateRange(fromMs: number, toMs: number): AggregateRangePara
   return { h0_s: fromMs / 1000, d0_s: d0 / 1000, d1_s: d1 / 1000, h1_s: toMs / 1000 };
 }
 
-const rawRanges = () => {
-  const range = (n: number) =>
-    `(start_time >= fromUnixTimestamp64Milli({from${n}_ms:Int64}, 'UTC') AND start_time < fromUnixTimestamp64Milli({to${n}_ms:Int64}, 'UTC'))`;
-  return `account_id = {account:String} AND (${range(1)} OR ${range(2)})`;
-};
-
-/** The partial hours at both edges (up to two instant ranges), from the raw records. */
-export function rawSql(hourly: boolean, withTrunk: boolean): string {
-  return GROUPED(
-    RAW_SUMS,
-    RAW_CODECS,
-    hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)',
-    'call_records',
-    `${rawRanges()} ${trunkFilter(withTrunk)}`,
-  );
-}
-
-/**
- * Calls per latency bin over the whole range: histogram rows of whole days and whole hours, plus
- * the raw records of the partial hours. A vectorised GROUP BY bin, where merging one sumMap per
- * aggregate row cost a map merge each. Bins whose signed counts cancel out are dropped.
- */
-export function latencySql(withTrunk: boolean): string {
-  return `SELECT bin, sum(n) AS calls_in_bin FROM (
-      ${daysAndHours('call_latency_daily', 'call_latency_hourly', 'bin, n', withTrunk)}
-      UNION ALL
-      SELECT start_time AS t, latency_bin AS bin, toInt64(sign) AS n FROM call_records
-        WHERE ${rawRanges()} AND total_latency_ms IS NOT NULL ${trunkFilter(withTrunk)}
-    ) GROUP BY bin HAVING calls_in_bin != 0`;
-}
-
 export const TRUNK_DIMENSION_SQL = `SELECT trunk_id, argMax(name, version) AS name, argMax(provider, version) AS provider
   FROM trunk_dimension WHERE account_id = {account:String} GROUP BY trunk_id`;
-
-export interface AggregateRow {
-  trunk_id: string;
-  bucket: number | string;
-  calls: number | string;
-  connected: number | string;
-  failed: number | string;
-  duration_sum: number | string;
-  latency_calls: number | string;
-  carrier_sum: number | string;
-  ai_sum: number | string;
-  gateway_sum: number | string;
-  total_latency_sum: number | string;
-  loss_calls: number | string;
-  loss_sum: number;
-  jitter_calls: number | string;
-  jitter_sum: number | string;
-  codecs: [string[], (number | string)[]];
-  all_trunks: number;
-  all_buckets: number;
-}
-
-export interface LatencyBinRow {
-  bin: number;
-  calls_in_bin: number | string;
-}

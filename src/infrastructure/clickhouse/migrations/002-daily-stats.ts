@@ -1,4 +1,5 @@
-const SUMS = [
+/** The Int64 sums of the stats tables (migration 4's rollups and the overview name them too). */
+export const SUMS = [
   'calls',
   'connected',
   'failed',
@@ -11,7 +12,7 @@ const SUMS = [
   'loss_calls',
   'jitter_calls',
   'jitter_sum',
-];
+] as const;
 
 /** call_stats_hourly re-aggregated per UTC day (shared by the view and the backfill). */
 const DAILY_SELECT = `SELECT

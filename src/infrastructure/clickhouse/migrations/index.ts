@@ -2,6 +2,7 @@ import type { ClickHouseMigration } from '../migrations';
 import { CALL_RECORDS_MIGRATION } from './001-call-records';
 import { DAILY_STATS_MIGRATION } from './002-daily-stats';
 import { SIP_GATEWAY_MIGRATION } from './003-sip-gateway';
+import { ACCOUNT_ROLLUPS_MIGRATION } from './004-account-rollups';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -13,4 +14,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
   CALL_RECORDS_MIGRATION,
   DAILY_STATS_MIGRATION,
   SIP_GATEWAY_MIGRATION,
+  ACCOUNT_ROLLUPS_MIGRATION,
 ];
