@@ -182,6 +182,21 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
         expect(await store.mget(['before', 's', 'after'])).toEqual(['1', 'v', '2']);
       });
 
+      it('applies a batch far larger than one command can unpack, every kind of op', async () => {
+        const store = await harness.create();
+        const fields = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`f${i}`, `v${i}`]));
+        const ops: WriteOp[] = Array.from({ length: 30000 }, (_, i) => set(`many:${i}`, `value ${i}`));
+        ops.push({ op: 'hset', key: 'wide', fields }, { op: 'hdel', key: 'wide', fields: ['f0', 'f5999'] });
+        ops.push(zadd('ix', 0.1 + 0.2, 'a'), zadd('ix', 2, 'b'), { op: 'zrem', key: 'ix', member: 'b' });
+        ops.push({ op: 'del', key: 'many:0' });
+        await store.write(ops);
+        expect(await store.mget(['many:0', 'many:1', 'many:29999'])).toEqual([null, 'value 1', 'value 29999']);
+        const wide = await store.hgetall('wide');
+        expect(Object.keys(wide)).toHaveLength(5998);
+        expect([wide.f1, wide.f5998, wide.f0]).toEqual(['v1', 'v5998', undefined]);
+        expect(await store.page('ix', 'many:', 0, 10, 'asc')).toEqual({ total: 1, values: [null] });
+      });
+
       it('never lets a concurrent reader see half a batch', async () => {
         const writer = await harness.create();
         const reader = await harness.sibling(writer);

@@ -1,8 +1,9 @@
-import { type ChainableCommander, type Redis, ReplyError } from 'ioredis';
+import { type Redis, ReplyError } from 'ioredis';
 import { closeRedisClient } from '../redis/redis.client';
 import { pingRedis } from '../redis/redis.health';
 import { defineScript, RedisScript } from '../redis/redis.script';
 import { rankRange } from './rank-range';
+import { defineWriteScript, writeScriptArgs, type WriteScript } from './redis.write-script';
 import {
   type Order,
   type Page,
@@ -41,12 +42,14 @@ type PageCommand = RedisScript<
 
 export class RedisReadModelStore implements ReadModelStore {
   private readonly pageScript: PageCommand;
+  private readonly writeScript: WriteScript;
 
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
   ) {
     this.pageScript = defineScript(redis, PAGE_COMMAND, { lua: PAGE_LUA, numberOfKeys: 1, readOnly: true });
+    this.writeScript = defineWriteScript(redis);
   }
 
   get(key: string): Promise<string | null> {
@@ -82,17 +85,10 @@ export class RedisReadModelStore implements ReadModelStore {
     return { total, values };
   }
 
+  /** One script call: atomic like MULTI/EXEC, and like it, a failing op (WRONGTYPE) leaves the others applied. */
   async write(ops: WriteOp[]): Promise<void> {
-    // Ops without fields are no-ops, and Redis would reject them at queue time, aborting EXEC.
-    const effective = ops.filter(hasEffect);
-    if (effective.length === 0) return;
-    const tx = this.redis.multi();
-    for (const op of effective) this.queue(tx, op);
-    const results = await guard(tx.exec());
-    if (!results) throw new Error('Read-model write transaction was aborted');
-    // EXEC does not roll back: a failing command (e.g. WRONGTYPE) leaves the others applied.
-    const failed = results.find(([err]) => err);
-    if (failed?.[0]) throw failed[0];
+    const args = writeScriptArgs(this.namespace, ops);
+    if (args.length > 1) await guard(this.writeScript(args));
   }
 
   async clear(): Promise<void> {
@@ -116,29 +112,6 @@ export class RedisReadModelStore implements ReadModelStore {
   private k(key: string): string {
     return this.namespace + key;
   }
-
-  private queue(tx: ChainableCommander, op: WriteOp): void {
-    switch (op.op) {
-      case 'set':
-        tx.set(this.k(op.key), op.value);
-        break;
-      case 'del':
-        tx.del(this.k(op.key));
-        break;
-      case 'hset':
-        tx.hset(this.k(op.key), op.fields);
-        break;
-      case 'hdel':
-        tx.hdel(this.k(op.key), ...op.fields);
-        break;
-      case 'zadd':
-        tx.zadd(this.k(op.key), op.score, op.member);
-        break;
-      case 'zrem':
-        tx.zrem(this.k(op.key), op.member);
-        break;
-    }
-  }
 }
 
 /**
@@ -155,12 +128,6 @@ async function guard<T>(command: Promise<T>): Promise<T> {
       error,
     );
   }
-}
-
-function hasEffect(op: WriteOp): boolean {
-  if (op.op === 'hset') return Object.keys(op.fields).length > 0;
-  if (op.op === 'hdel') return op.fields.length > 0;
-  return true;
 }
 
 function escapeGlob(value: string): string {
