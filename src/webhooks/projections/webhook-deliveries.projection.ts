@@ -1,19 +1,12 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
-import { AttemptOutcome, isWebhookDeliveryEvent, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
+import { isWebhookDeliveryEvent } from '../domain/webhook-delivery.events';
 import { subscribes } from '../domain/webhook-event-types';
-import { Projection, ProjectionView } from '../../projections/projection';
+import { Prefetcher, Projection, ProjectionView } from '../../projections/projection';
 import { deliveryIdOf } from '../domain/deterministic-id';
-import { payloadOf, WebhookEvent, webhookEventsOf } from './webhook-events';
-import {
-  DeliveryStatus,
-  DeliveryView,
-  deliveryViewCodec,
-  endpointViewCodec,
-  HISTORY_KEPT,
-  subscriptionsCodec,
-  webhookKeys,
-} from './webhook-views';
+import { recordOutcome } from './webhook-delivery-outcome';
+import { payloadOf, sourceAccountOf, WebhookEvent, webhookEventsOf } from './webhook-events';
+import { DeliveryView, deliveryViewCodec, Subscription, subscriptionsCodec, webhookKeys } from './webhook-views';
 
 /**
  * The dispatcher, as a pure projection (an outbox by construction): each source event becomes a
@@ -26,22 +19,59 @@ export const webhookDeliveriesProjection: Projection = {
   name: 'webhook-deliveries',
   async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
     if (isWebhookDeliveryEvent(stored)) return recordOutcome(view, stored);
-    const events = webhookEventsOf(stored);
-    if (events.length === 0) return [];
-    const subscriptions =
-      subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(events[0].accountId))) ?? [];
+    const subscriptions = await subscriptionsOf(view, sourceAccountOf(stored));
+    // Most accounts have no endpoint: their events are not even turned into webhook events.
+    if (subscriptions.length === 0) return [];
     const ops: WriteOp[] = [];
-    for (const event of events) {
-      for (const sub of subscriptions) {
-        const wanted = event.onlyEndpoint
-          ? event.onlyEndpoint === sub.id
-          : sub.enabled && subscribes(sub.event_types, event.type);
-        if (wanted) ops.push(...(await schedule(view, event, sub.id)));
-      }
+    for (const event of webhookEventsOf(stored)) {
+      for (const sub of subscriptions) if (receives(sub, event)) ops.push(...(await schedule(view, event, sub.id)));
     }
     return ops;
   },
+  prefetch,
 };
+
+/**
+ * The batch's reads in two MGETs instead of a GET per account and per delivery: the subscription
+ * lists of the accounts the batch's source events belong to and the views its outcomes change
+ * (with their endpoints), then the deliveries the batch would create (a replay finds them made).
+ */
+async function prefetch(events: readonly StoredEvent[], reader: Prefetcher): Promise<void> {
+  const accounts = new Set<string>();
+  const keys: string[] = [];
+  for (const event of events) {
+    if (isWebhookDeliveryEvent(event))
+      keys.push(webhookKeys.delivery(event.data.delivery_id), webhookKeys.endpoint(event.data.endpoint_id));
+    else accounts.add(sourceAccountOf(event) ?? '');
+  }
+  accounts.delete('');
+  const ids = [...accounts];
+  const lists = await reader.load([...ids.map(webhookKeys.subscriptions), ...keys]);
+  const subscribed = new Map<string, Subscription[]>();
+  ids.forEach((id, i) => {
+    const subscriptions = subscriptionsCodec.decode(lists[i]) ?? [];
+    if (subscriptions.length > 0) subscribed.set(id, subscriptions);
+  });
+  if (subscribed.size === 0) return;
+  const deliveries: string[] = [];
+  for (const stored of events) {
+    const subscriptions = subscribed.get(sourceAccountOf(stored) ?? '') ?? [];
+    if (subscriptions.length === 0 || isWebhookDeliveryEvent(stored)) continue;
+    for (const event of webhookEventsOf(stored))
+      for (const sub of subscriptions)
+        if (receives(sub, event)) deliveries.push(webhookKeys.delivery(deliveryIdOf(event.id, sub.id)));
+  }
+  await reader.load(deliveries);
+}
+
+async function subscriptionsOf(view: ProjectionView, accountId: string | null): Promise<Subscription[]> {
+  if (accountId === null) return [];
+  return subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(accountId))) ?? [];
+}
+
+function receives(sub: Subscription, event: WebhookEvent): boolean {
+  return event.onlyEndpoint ? event.onlyEndpoint === sub.id : sub.enabled && subscribes(sub.event_types, event.type);
+}
 
 async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: string): Promise<WriteOp[]> {
   const id = deliveryIdOf(event.id, endpointId);
@@ -72,99 +102,4 @@ async function schedule(view: ProjectionView, event: WebhookEvent, endpointId: s
     { op: 'zadd', key: webhookKeys.deliveriesByStatus(endpointId, 'pending'), score: created, member: id },
     { op: 'zadd', key: webhookKeys.due, score: created, member: id },
   ];
-}
-
-async function recordOutcome(view: ProjectionView, event: StoredEvent & WebhookDeliveryEvent): Promise<WriteOp[]> {
-  const before = deliveryViewCodec.decode(await view.get(webhookKeys.delivery(event.data.delivery_id)));
-  // Outcomes are events of the delivery's own stream: one at or below the revision the view holds
-  // is applied already (a replay), and applying it again would count an attempt twice.
-  if (!before || event.revision <= before.revision) return [];
-  if (event.type === 'DeliveryExpired') return expire(before);
-  const after = { ...evolveView(before, event), revision: event.revision };
-  const ops: WriteOp[] = [deliveryViewCodec.set(webhookKeys.delivery(after.id), after)];
-  if (after.status !== before.status) {
-    const created = Date.parse(after.created_at);
-    ops.push({ op: 'zrem', key: webhookKeys.deliveriesByStatus(after.endpoint_id, before.status), member: after.id });
-    ops.push({
-      op: 'zadd',
-      key: webhookKeys.deliveriesByStatus(after.endpoint_id, after.status),
-      score: created,
-      member: after.id,
-    });
-  }
-  ops.push(
-    after.status === 'pending' && after.next_attempt_at
-      ? { op: 'zadd', key: webhookKeys.due, score: Date.parse(after.next_attempt_at), member: after.id }
-      : { op: 'zrem', key: webhookKeys.due, member: after.id },
-  );
-  ops.push(
-    after.status === 'pending'
-      ? { op: 'zrem', key: webhookKeys.finished, member: after.id }
-      : { op: 'zadd', key: webhookKeys.finished, score: Date.parse(after.updated_at), member: after.id },
-  );
-  if (event.type === 'DeliverySucceeded') {
-    const endpoint = endpointViewCodec.decode(await view.get(webhookKeys.endpoint(after.endpoint_id)));
-    if (endpoint)
-      ops.push(
-        endpointViewCodec.set(webhookKeys.endpoint(endpoint.id), {
-          ...endpoint,
-          last_success_at: event.data.attempted_at,
-        }),
-      );
-  }
-  return ops;
-}
-
-/** Past the retention window: out of every list and queue, view and body gone. */
-function expire(v: DeliveryView): WriteOp[] {
-  return [
-    { op: 'del', key: webhookKeys.delivery(v.id) },
-    { op: 'del', key: webhookKeys.deliveryBody(v.id) },
-    { op: 'zrem', key: webhookKeys.deliveriesOf(v.endpoint_id), member: v.id },
-    { op: 'zrem', key: webhookKeys.deliveriesByStatus(v.endpoint_id, v.status), member: v.id },
-    { op: 'zrem', key: webhookKeys.due, member: v.id },
-    { op: 'zrem', key: webhookKeys.finished, member: v.id },
-  ];
-}
-
-function evolveView(v: DeliveryView, event: Exclude<WebhookDeliveryEvent, { type: 'DeliveryExpired' }>): DeliveryView {
-  const attempted = (o: AttemptOutcome, status: DeliveryStatus, next: string | null): DeliveryView => ({
-    ...v,
-    status,
-    attempts: v.attempts + 1,
-    round_attempts: v.round_attempts + 1,
-    next_attempt_at: next,
-    last_response_status: o.response_status,
-    last_error: o.error,
-    updated_at: o.attempted_at,
-    history: [...v.history, o].slice(-HISTORY_KEPT),
-  });
-  const outcome = (d: AttemptOutcome): AttemptOutcome => ({
-    attempt: d.attempt,
-    response_status: d.response_status,
-    error: d.error,
-    attempted_at: d.attempted_at,
-  });
-  switch (event.type) {
-    case 'DeliverySucceeded':
-      return { ...attempted(outcome(event.data), 'succeeded', null), failure_reason: null };
-    case 'DeliveryAttemptFailed':
-      return attempted(outcome(event.data), 'pending', event.data.next_attempt_at);
-    case 'DeliveryFailed': {
-      const last = event.data.last_attempt;
-      const base = last
-        ? attempted(last, 'failed', null)
-        : { ...v, status: 'failed' as const, next_attempt_at: null, updated_at: event.data.failed_at };
-      return { ...base, failure_reason: event.data.reason };
-    }
-    case 'DeliveryReplayRequested':
-      return {
-        ...v,
-        status: 'pending',
-        round_attempts: 0,
-        next_attempt_at: event.data.requested_at,
-        failure_reason: null,
-        updated_at: event.data.requested_at,
-      };
-  }
 }

@@ -29,6 +29,11 @@ const isSourceEvent = eventGuard<TrunkEvent | AlertTriggered | AlertResolved | C
   WebhookEndpointPinged: true,
 });
 
+/** The account a source event's webhook events go to (null: the event stands for none). */
+export function sourceAccountOf(event: StoredEvent): string | null {
+  return isSourceEvent(event) ? event.data.account_id : null;
+}
+
 /**
  * The webhook events a stored event stands for. Pure: ids derive from the stored event's id, so a
  * replay yields the same events. Trunk payloads are built field by field from a list of public
