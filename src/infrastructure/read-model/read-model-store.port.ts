@@ -28,7 +28,7 @@ export interface ReadModelStore {
   zrange(key: string, offset: number, count: number, order: Order): Promise<string[]>;
   /** zcard + zrange + mget of valuePrefix+member in one round trip. */
   page(indexKey: string, valuePrefix: string, offset: number, count: number, order: Order): Promise<Page>;
-  /** Applies all ops atomically (MULTI/EXEC): a reader sees all of them or none. */
+  /** Applies all ops atomically (one Lua script on Redis): a reader sees all of them or none. */
   write(ops: WriteOp[]): Promise<void>;
   /** Removes every key of this store's namespace (projection rebuild). */
   clear(): Promise<void>;
