@@ -9,9 +9,9 @@ const COMMAND = {
     seed: { type: 'integer', default: 42, min: 0, help: 'generator seed' },
     batch: {
       type: 'integer',
-      default: 50_000,
+      default: 10_000,
       field: 'batchRows',
-      help: "rows per INSERT (100k rows of ~4.6 kB JSON come close to V8's 512 MB string limit)",
+      help: 'rows per INSERT (the embedded engine is capped at 768 MiB, docs/memory.md: 50k-row INSERTs exceed it)',
     },
     'short-sip-trace': {
       type: 'flag',

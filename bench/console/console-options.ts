@@ -7,7 +7,12 @@ const COMMAND = {
     days: { type: 'integer', default: 7, help: 'spread over the last N days' },
     trunks: { type: 'integer', default: 20, help: 'trunks' },
     seed: { type: 'integer', default: 42, min: 0, help: 'generator seed' },
-    batch: { type: 'integer', default: 50_000, field: 'batchRows', help: 'rows per INSERT' },
+    batch: {
+      type: 'integer',
+      default: 10_000,
+      field: 'batchRows',
+      help: "rows per INSERT (within the embedded engine's 768 MiB cap)",
+    },
     range: {
       type: 'string',
       default: '7d',
