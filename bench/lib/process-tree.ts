@@ -100,11 +100,12 @@ function children(pid: number): number[] {
   }
 }
 
-function status(pid: number): { rss: number; hwm: number } | null {
+/** A process's memory from /proc/<pid>/status, in bytes (null once it is gone, or without /proc). */
+export function status(pid: number): { rss: number; hwm: number; anon: number; file: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(text)?.[1] ?? 0) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM'), anon: kb('RssAnon'), file: kb('RssFile') };
   } catch {
     return null;
   }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { scriptOf, tree, type TreeRssFigures } from './process-tree';
+import { scriptOf, status, tree, type TreeRssFigures } from './process-tree';
 import { meets } from './report';
 
 /** One process's resident memory, split as /proc/<pid>/status does. */
@@ -32,19 +31,12 @@ export interface SettleOptions {
 export function treeRssNow(rootPid: number): ProcessRss[] | null {
   const processes: ProcessRss[] = [];
   for (const pid of tree(rootPid)) {
-    try {
-      const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(text)?.[1] ?? 0) * 1024;
-      processes.push({
-        name: scriptOf(pid),
-        pid,
-        rssBytes: kb('VmRSS'),
-        anonBytes: kb('RssAnon'),
-        fileBytes: kb('RssFile'),
-      });
-    } catch {
+    const s = status(pid);
+    if (!s) {
       if (pid === rootPid) return null;
+      continue;
     }
+    processes.push({ name: scriptOf(pid), pid, rssBytes: s.rss, anonBytes: s.anon, fileBytes: s.file });
   }
   return processes;
 }
