@@ -68,6 +68,7 @@ export function projectionSettings(config: AppConfig): ProjectionSettings {
     sipDomain: config.sipDomain,
     readModelNamespace: readModelNamespace(config),
     consistencyTimeoutMs: config.consistencyTimeoutMs,
+    batchSize: config.projectionBatchSize,
   };
 }
 

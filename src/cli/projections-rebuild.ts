@@ -34,9 +34,10 @@ async function main(): Promise<void> {
   });
   const secrets = new AesGcmSecretBox(masterKey, await createKeyVault(events));
   // Every runner writing into the read-model store, rebuilt together: the clear is store-wide.
+  const options = { batchSize: config.projectionBatchSize };
   const runners = [
-    new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events),
-    new ProjectionRunner('webhooks', webhookProjections(), store, events),
+    new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events, options),
+    new ProjectionRunner('webhooks', webhookProjections(), store, events, options),
   ];
   const started = Date.now();
   try {

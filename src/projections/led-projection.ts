@@ -62,11 +62,13 @@ export function ledReadModelRunner(
   store: ReadModelStore,
   storePrefix: string,
   events: EventStore,
+  batchSize?: number,
 ): { runner: ProjectionRunner; shared: SharedCheckpoint; start(lease: LeaderLease): Leadership } {
   let term: LeaderTerm | null = null;
   const channel = checkpointChannel(cluster.namespace, name);
   const shared = new SharedCheckpoint(redisCheckpointSource(cluster, name, () => store.get(`checkpoint:${name}`)));
   const runner = new ProjectionRunner(name, projections, store, events, {
+    batchSize,
     writer: (ops, checkpoint, count) => {
       // Only a leader's runner runs; a rebuild() asked of a follower has nothing to write with.
       if (!term) throw new FencedOffError(name);
@@ -99,12 +101,14 @@ export function ledTrunkDimension(
   cluster: ClusterServices,
   events: EventStore,
   clickhouse: ClickHouseExecutor,
+  batchSize?: number,
 ): { projector: TrunkDimensionProjector; shared: SharedCheckpoint; start(): Leadership } {
   const key = `${cluster.namespace}checkpoint:${TRUNK_DIMENSION}`;
   const channel = checkpointChannel(cluster.namespace, TRUNK_DIMENSION);
   const shared = new SharedCheckpoint(redisCheckpointSource(cluster, TRUNK_DIMENSION, () => cluster.redis.get(key)));
   let term: LeaderTerm | null = null;
   const projector = new TrunkDimensionProjector(events, clickhouse, {
+    batchSize,
     announce: async (position) => {
       await cluster.writer.announce(term!, { key, channel, value: encodePosition(position) });
       shared.observe(position);
@@ -135,11 +139,12 @@ export function readModelRunner(
   store: ReadModelStore,
   storePrefix: string,
   events: EventStore,
+  batchSize: number,
 ): { runner: ProjectionRunner; shared: SharedCheckpoint | null; start(): Promise<Leadership> } {
   if (cluster) {
-    const led = ledReadModelRunner(cluster, name, projections, store, storePrefix, events);
+    const led = ledReadModelRunner(cluster, name, projections, store, storePrefix, events, batchSize);
     return { runner: led.runner, shared: led.shared, start: async () => led.start(cluster.lease) };
   }
-  const runner = new ProjectionRunner(name, projections, store, events);
+  const runner = new ProjectionRunner(name, projections, store, events, { batchSize });
   return { runner, shared: null, start: () => startHere(runner) };
 }

@@ -22,9 +22,11 @@ export interface ProjectionStatus {
 }
 
 /**
- * The largest batch: what a catch-up (a rebuild, a restart behind) reads and writes at once. Live,
- * batches are whatever arrived since the last one. Larger pages spend less per event on round
- * trips (one MGET, one MULTI per batch) but hold Redis longer per MULTI.
+ * The default largest batch (PROJECTION_BATCH_SIZE's default, app-config.ts): what a catch-up (a
+ * rebuild, a restart behind) reads and writes at once, for runners built without the settings
+ * (the rebuild benchmark, tests). Live, batches are whatever arrived since the last one. Larger
+ * pages spend less per event on round trips (one MGET, one write script per batch) but hold Redis
+ * longer per script and more events in memory.
  */
 export const CATCH_UP_BATCH_SIZE = 2000;
 
@@ -37,6 +39,8 @@ export type BatchWriter = (ops: WriteOp[], checkpoint: { key: string; value: str
 
 export interface ProjectionRunnerOptions {
   writer?: BatchWriter;
+  /** The most events read and written at once (ProjectionSettings.batchSize); CATCH_UP_BATCH_SIZE by default. */
+  batchSize?: number;
   /** Told each checkpoint once it is written (the instance's shared-checkpoint view). */
   onCheckpoint?: (position: GlobalPosition) => void;
 }
@@ -50,6 +54,7 @@ export class ProjectionRunner implements CatchUpFollower {
   private subscription: EventSubscription | null = null;
   private checkpoint: GlobalPosition | null = null;
   private readonly waiters = new PositionWaiters();
+  readonly batchSize: number;
 
   constructor(
     readonly name: string,
@@ -57,7 +62,9 @@ export class ProjectionRunner implements CatchUpFollower {
     private readonly store: ReadModelStore,
     readonly events: EventStore,
     private readonly options: ProjectionRunnerOptions = {},
-  ) {}
+  ) {
+    this.batchSize = options.batchSize ?? CATCH_UP_BATCH_SIZE;
+  }
 
   private get checkpointKey(): string {
     return `checkpoint:${this.name}`;
@@ -72,7 +79,7 @@ export class ProjectionRunner implements CatchUpFollower {
 
   async start(): Promise<void> {
     await this.resume();
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: CATCH_UP_BATCH_SIZE }, (batch) =>
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: this.batchSize }, (batch) =>
       this.applyBatch(batch),
     );
   }
@@ -147,6 +154,7 @@ export class ProjectionRunner implements CatchUpFollower {
 
 /** A follower rebuilt with the read-model runners (the trunk dimension, in the rebuild benchmark). */
 export interface RebuiltFollower extends CatchUpFollower {
+  readonly batchSize: number;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -157,7 +165,8 @@ export interface RebuiltFollower extends CatchUpFollower {
  * empty behind a checkpoint that says they are complete. The replay reads the history once for
  * all of them (catch-up.ts), `others` (already emptied by the caller) included; then each
  * follows on its own. Should the shared replay fail, each runner's subscription still resumes
- * from its checkpoint (retrying as usual) and the error is thrown.
+ * from its checkpoint (retrying as usual) and the error is thrown. The shared pages are the
+ * smallest batch any of them was configured with: none writes a larger batch than it was given.
  */
 export async function rebuildTogether(
   store: ReadModelStore,
@@ -165,11 +174,12 @@ export async function rebuildTogether(
   others: RebuiltFollower[] = [],
 ): Promise<void> {
   const followers = [...runners, ...others];
+  const pageSize = Math.min(...followers.map((follower) => follower.batchSize));
   await Promise.all(followers.map((follower) => follower.stop()));
   await store.clear();
   for (const runner of runners) runner.forgetCheckpoint();
   try {
-    if (runners.length > 0) await catchUpTogether(runners[0].events, followers, CATCH_UP_BATCH_SIZE);
+    if (runners.length > 0) await catchUpTogether(runners[0].events, followers, pageSize);
   } finally {
     await Promise.all(followers.map((follower) => follower.start()));
   }

@@ -6,6 +6,8 @@ export interface ProjectionSettings {
   readModelNamespace: string;
   /** How long a 2xx write waits for its projections (read-your-writes). */
   consistencyTimeoutMs: number;
+  /** The most events a catch-up or rebuild reads and writes at once (PROJECTION_BATCH_SIZE). */
+  batchSize: number;
 }
 
 export const PROJECTION_SETTINGS = Symbol('ProjectionSettings');

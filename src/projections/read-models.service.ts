@@ -60,18 +60,19 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
   ) {
     this.logger = logging.for('projections');
     const projections = buildReadModelProjections(secrets, settings.sipDomain);
-    const readModels = readModelRunner(cluster, READ_MODELS, projections, store, settings.readModelNamespace, events);
+    const { readModelNamespace, batchSize } = settings;
+    const readModels = readModelRunner(cluster, READ_MODELS, projections, store, readModelNamespace, events, batchSize);
     this.runner = readModels.runner;
     this.shared = readModels.shared;
     this.starters = [() => readModels.start()];
     // An embedded chDB belongs to this process alone: its dimension is projected here, unled.
     if (cluster && clickhouse.kind === 'server') {
-      const led = ledTrunkDimension(cluster, events, clickhouse);
+      const led = ledTrunkDimension(cluster, events, clickhouse, batchSize);
       this.sharedDimension = led.shared;
       this.trunkDimension = led.projector;
       this.starters.push(async () => led.start());
     } else {
-      const projector = new TrunkDimensionProjector(events, clickhouse);
+      const projector = new TrunkDimensionProjector(events, clickhouse, { batchSize });
       this.trunkDimension = projector;
       this.starters.push(() => startHere(projector));
     }

@@ -14,6 +14,8 @@ export interface FaultSpec {
   inject(env: FaultEnvironment): Promise<Injected>;
   /** The service itself was away (SIGKILL): connection errors are expected in the window. */
   serviceDown?: boolean;
+  /** Settings the service runs with during this case (the service is restarted before it when needed). */
+  serviceEnv?: Record<string, string>;
 }
 
 export interface Injected {
@@ -36,6 +38,7 @@ const BEFORE = 120;
 const AFTER = 60;
 
 export async function runFaultCase(env: FaultEnvironment, spec: FaultSpec): Promise<FaultOutcome> {
+  await env.useServiceEnv(spec.serviceEnv ?? {});
   const tenant = await env.tenant(`Faults ${spec.name}`);
   const traffic = new Traffic(env, tenant, spec.name.replace(/\W+/g, '-'), spec.mix ?? MIXED);
   traffic.start();

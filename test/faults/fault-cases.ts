@@ -1,7 +1,12 @@
-import type { FaultEnvironment } from './fault-env';
+import { EVENT_SCHEMA, type FaultEnvironment } from './fault-env';
 import type { FaultSpec, Injected } from './fault-case';
 
 export const OUTAGE_MS = 3000;
+/** PROJECTION_BATCH_SIZE of the replay case: the few hundred events of a run span many batches. */
+const REPLAY_BATCH_SIZE = 10;
+/** The read-model runner's checkpoint and applied-events counter (REDIS_NAMESPACE + "rm:"). */
+const CHECKPOINT = 'faults:rm:checkpoint:read-models';
+const APPLIED = 'faults:rm:projection-stats:read-models';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Lines the service wrote from `offset` on that match `pattern`. */
@@ -20,29 +25,52 @@ async function killAndRestartService(env: FaultEnvironment): Promise<Injected> {
   return { window: [from, Date.now()] };
 }
 
+/** The value of a bulk-string reply ("$3\r\nabc"); null for a nil reply. */
+function bulkString(reply: string): string | null {
+  if (reply === '$-1') return null;
+  const value = /^\$\d+\r\n(.*)$/s.exec(reply);
+  if (!value) throw new Error(`not a bulk-string reply: ${reply}`);
+  return value[1];
+}
+
+/** The read-model checkpoint; null while unset or while Redis does not answer yet. */
+async function checkpointOrNull(env: FaultEnvironment): Promise<string | null> {
+  try {
+    return bulkString(await env.redis.command('GET', CHECKPOINT));
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Redis loses everything (no persistence), the service starts replaying every event into it, and
- * is SIGKILLed as soon as the first replayed batch is written: the crash lands between batches of
- * 500 events, with the next one being applied.
+ * Redis loses everything (no persistence), the service (running with REPLAY_BATCH_SIZE) starts
+ * replaying every event into it, and is SIGKILLed as soon as the first replayed batch is written:
+ * the crash lands between batches, with the next one being applied. Throws when the kill missed
+ * the replay: the killed service had already applied every event stored when Redis lost them.
  */
 async function killDuringReplay(env: FaultEnvironment): Promise<Injected> {
   const from = Date.now();
-  const [{ events }] = await env.postgres.query<{ events: string }>('SELECT count(*) AS events FROM trunkline.events');
   await env.redis.kill();
+  const [{ events }] = await env.postgres.query<{ events: string }>(
+    `SELECT count(*) AS events FROM ${EVENT_SCHEMA}.events`,
+  );
   await env.redis.up();
   const started = Date.now();
-  // The read-model checkpoint (REDIS_NAMESPACE + "rm:") reappears with the first replayed batch.
-  for (;;) {
-    const reply = await env.redis.command('GET', 'faults:rm:checkpoint:read-models').catch(() => '');
-    if (reply.startsWith('$') && !reply.startsWith('$-1')) break;
+  // The checkpoint reappears with the first replayed batch.
+  while ((await checkpointOrNull(env)) === null) {
     if (Date.now() - started > 30_000) throw new Error('the replay did not start within 30 s');
     await sleep(5);
   }
   await env.killService();
+  // Counted in the same script as each batch's writes, from zero since Redis lost everything.
+  const applied = bulkString(await env.redis.command('HGET', APPLIED, 'events'));
   await env.startService();
+  const [replayed, stored] = [Number(applied), Number(events)];
+  if (applied === null || replayed >= stored)
+    throw new Error(`the kill missed the replay: ${applied ?? 'no'} events replayed of the ${stored} stored`);
   return {
     window: [from, Date.now()],
-    evidence: `killed after the first replayed batch, ${events} events in the store`,
+    evidence: `killed after ${replayed} of ${stored} stored events replayed, batches of ${REPLAY_BATCH_SIZE}`,
   };
 }
 
@@ -128,6 +156,7 @@ export const FAULT_CASES: FaultSpec[] = [
     injected: 'Redis restarted empty, then the service SIGKILLed mid-replay, restarted',
     mix: { create: 3, update: 3, rotate: 1, ingest: 2, read: 1 },
     serviceDown: true,
+    serviceEnv: { PROJECTION_BATCH_SIZE: String(REPLAY_BATCH_SIZE) },
     inject: killDuringReplay,
   },
 ];

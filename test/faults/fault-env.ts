@@ -34,6 +34,8 @@ export class FaultEnvironment {
   private readonly dataDir = mkdtempSync(join(tmpdir(), 'trunkline-faults-'));
   private readonly masterKey = randomBytes(32).toString('base64');
   private earlierOutput = '';
+  /** A case's own settings on top of the suite's (FaultSpec.serviceEnv). */
+  private overrides: Record<string, string> = {};
 
   private constructor(
     readonly postgres: PrivatePostgres,
@@ -66,6 +68,7 @@ export class FaultEnvironment {
       PROVIDER_VALIDATION: 'format',
       RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'warn',
+      ...this.overrides,
     };
   }
 
@@ -114,6 +117,18 @@ export class FaultEnvironment {
   async restartService(): Promise<void> {
     await this.killService();
     await this.startService();
+  }
+
+  /**
+   * Runs the service with `overrides` on top of the suite's settings, restarting it (before the
+   * case's traffic) only when they differ from the running one's: a case's settings never leak
+   * into the next case.
+   */
+  async useServiceEnv(overrides: Record<string, string>): Promise<void> {
+    if (JSON.stringify(overrides) === JSON.stringify(this.overrides)) return;
+    this.overrides = { ...overrides };
+    await this.restartService();
+    await this.waitReady();
   }
 
   async tenant(name: string): Promise<Tenant> {

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import { EventStore, NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
-import { ProjectionRunner } from '../../src/projections/projection-runner';
+import { ProjectionRunner, ProjectionRunnerOptions } from '../../src/projections/projection-runner';
 import { buildReadModelProjections } from '../../src/projections/read-models.service';
 import { RedisTestContext } from '../support/redis';
 
@@ -95,13 +95,28 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  function runnerOn(namespace: string): ProjectionRunner {
+  function runnerOn(namespace: string, options: ProjectionRunnerOptions = {}): ProjectionRunner {
     return new ProjectionRunner(
       'read-models',
       buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'),
       new RedisReadModelStore(redis, namespace),
       events,
+      options,
     );
+  }
+
+  /** A runner of `batchSize` that records how many events each batch it writes holds. */
+  function countingRunner(namespace: string, batchSize: number): { runner: ProjectionRunner; batches: number[] } {
+    const store = new RedisReadModelStore(redis, namespace);
+    const batches: number[] = [];
+    const runner = runnerOn(namespace, {
+      batchSize,
+      writer: (ops, checkpoint, count) => {
+        batches.push(count);
+        return store.write([...ops, { op: 'set', ...checkpoint }]);
+      },
+    });
+    return { runner, batches };
   }
 
   it('projects every event and reports itself caught up', async () => {
@@ -162,6 +177,21 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
     await caughtUp(runner);
     await runner.stop();
     expect(await snapshot(redis, namespace)).toEqual(live);
+  });
+
+  it('catches up and rebuilds in batches of its configured size', async () => {
+    const stored = (await events.readAll({ after: null, maxCount: 100_000 })).length;
+    const { runner, batches } = countingRunner(redisContext.namespace(), 7);
+    await runner.start();
+    await caughtUp(runner);
+    const caughtUpIn = batches.splice(0);
+    await runner.rebuild();
+    await caughtUp(runner);
+    await runner.stop();
+    // Full pages of 7, then what is left: every event once, never more than 7 in one write.
+    const pages = Array.from({ length: Math.ceil(stored / 7) }, (_, i) => Math.min(7, stored - 7 * i));
+    expect(pages.length).toBeGreaterThan(5);
+    expect({ caughtUpIn, rebuiltIn: batches }).toEqual({ caughtUpIn: pages, rebuiltIn: pages });
   });
 
   it('waitFor resolves false when the position is not reached in time', async () => {

@@ -83,6 +83,7 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) HEADERS_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(3_600_000) REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) CONSISTENCY_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10_000) PROJECTION_BATCH_SIZE?: number;
   @IsOptional() @IsString() CONSOLE_DIR?: string;
 }
 
@@ -142,6 +143,8 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** How long a 2xx write waits for its projections (read-your-writes). */
   consistencyTimeoutMs: number;
+  /** The most events a projection catch-up (a replay, a rebuild, a restart behind) reads and writes at once. */
+  projectionBatchSize: number;
   /** The built operator console served at /console (Vite's output). */
   consoleDir: string;
 }
@@ -223,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS ?? 10_000,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     consistencyTimeoutMs: parsed.CONSISTENCY_TIMEOUT_MS ?? 5000,
+    projectionBatchSize: parsed.PROJECTION_BATCH_SIZE ?? 2000,
     consoleDir: resolve(parsed.CONSOLE_DIR ?? builtConsoleDir()),
   };
 }

@@ -22,6 +22,8 @@ export interface TrunkDimensionOptions {
    * carries its event's position as version, so a deposed leader's late insert never wins.
    */
   announce?: (position: GlobalPosition) => Promise<void>;
+  /** The most events read and written at once (ProjectionSettings.batchSize); CATCH_UP_BATCH_SIZE by default. */
+  batchSize?: number;
 }
 
 interface DimensionRow {
@@ -45,12 +47,15 @@ export class TrunkDimensionProjector implements RebuiltFollower {
   private checkpoint: GlobalPosition | null = null;
   private readonly waiters = new PositionWaiters();
   private checkpointVersion = 0;
+  readonly batchSize: number;
 
   constructor(
     private readonly events: EventStore,
     private readonly clickhouse: ClickHouseExecutor,
     private readonly options: TrunkDimensionOptions = {},
-  ) {}
+  ) {
+    this.batchSize = options.batchSize ?? CATCH_UP_BATCH_SIZE;
+  }
 
   /** Loads the checkpoint from ClickHouse: where this projector's events resume. */
   async resume(): Promise<GlobalPosition | null> {
@@ -64,7 +69,7 @@ export class TrunkDimensionProjector implements RebuiltFollower {
 
   async start(): Promise<void> {
     await this.resume();
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: CATCH_UP_BATCH_SIZE }, (batch) =>
+    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: this.batchSize }, (batch) =>
       this.applyBatch(batch),
     );
   }

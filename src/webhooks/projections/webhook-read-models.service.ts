@@ -42,7 +42,15 @@ export class WebhookReadModels implements OnApplicationBootstrap, BeforeApplicat
   ) {
     this.logger = logging.for('webhook-projections');
     const projections = webhookProjections();
-    const setup = readModelRunner(cluster, NAME, projections, store, settings.readModelNamespace, events);
+    const setup = readModelRunner(
+      cluster,
+      NAME,
+      projections,
+      store,
+      settings.readModelNamespace,
+      events,
+      settings.batchSize,
+    );
     this.runner = setup.runner;
     this.shared = setup.shared;
     this.starter = () => setup.start();
