@@ -25,6 +25,7 @@ import {
 import { AUTH_SETTINGS } from './platform/auth/auth.settings';
 import { PROJECTION_SETTINGS } from './projections/projection.settings';
 import { READ_SETTINGS } from './read/read.settings';
+import { ReadAheadRoutes } from './read/read-ahead.routes';
 import { WRITE_SETTINGS } from './write/write.settings';
 import { RequestGate } from './platform/auth/request-gate';
 import { APP_CONFIG, AppConfig } from './platform/config/app-config';
@@ -138,6 +139,7 @@ export class AppModule {
         { provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS },
         Authenticator,
         RequestGate,
+        ReadAheadRoutes,
         AdminBootstrap,
         CreateAccountHandler,
         ListAccountsHandler,

@@ -1,31 +1,97 @@
-import type { ReadAhead } from '../infrastructure/read-model/read-ahead';
+import { Inject, Injectable } from '@nestjs/common';
+import { ReadAhead, ReadAheadResult, readHash, readString } from '../infrastructure/read-model/read-ahead';
+import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
+import type { Principal } from '../platform/auth/principal';
+import { accountOf, gatewayScopeOf } from '../platform/http/request-context';
 import { accountKeys } from '../projections/accounts/accounts.projection';
 import { trunkKeys } from '../projections/trunks/trunk-view';
+import { accountFromRecord } from './accounts/accounts.queries';
+import { gatewayTrunkOf } from './gateway/gateway.queries';
+import { READ_SETTINGS, ReadSettings } from './read.settings';
+import { trunkDetailOf } from './trunks/trunk.queries';
 
-type Resolver = (params: Record<string, string>, query: Record<string, unknown>) => ReadAhead | null;
+type Params = Record<string, string>;
+
+interface ReadAheadRoute {
+  /** The one record the request reads, or null when it reads something else (e.g. with as_of). */
+  read(params: Params, query: Record<string, unknown>): ReadAhead | null;
+  /**
+   * The 200 body, built from the record read ahead by the same function the route's query
+   * handler uses; null (or a refusal thrown) leaves the answer to the handler.
+   */
+  answer(record: Record<string, string> | string | null, principal: Principal): object | null;
+}
 
 /**
  * The GET routes whose handler reads exactly one read-model record named by the path: the
  * request gate reads it in its own round trip (credential, rate limit, this record), so these
- * routes cost one Redis round trip. The gateway lookup is the SIP gateway's per-call path.
- * Keyed by the registered route pattern; each handler uses the value only for the same key.
+ * routes cost one Redis round trip; and when the record is there and the request is the plain
+ * case (no query string), the gate answers from it at once, without the framework's handler
+ * pipeline: the gateway's per-call lookup is the hottest path of the API. Every other case (a
+ * missing record, another account's, a query string) goes on to the route's handler, which
+ * answers it, errors included, exactly as before. Keyed by the registered route pattern.
  */
-const ROUTES: Record<string, Resolver> = {
-  '/v1/accounts/:id': (params) => ({ kind: 'hash', key: accountKeys.account(params.id) }),
-  // With as_of the trunk comes from its history in the event store instead.
-  '/v1/trunks/:id': (params, query) =>
-    query.as_of === undefined ? { kind: 'string', key: trunkKeys.trunk(params.id) } : null,
-  '/v1/gateway/trunks/:sip_username': (params) => ({ kind: 'string', key: trunkKeys.gateway(params.sip_username) }),
-};
+@Injectable()
+export class ReadAheadRoutes {
+  private readonly routes: Record<string, ReadAheadRoute>;
 
-export function readAheadFor(
-  method: string,
-  route: string | undefined,
-  params: unknown,
-  query: unknown,
-): ReadAhead | undefined {
-  if (method !== 'GET' || route === undefined) return undefined;
-  const resolve = ROUTES[route];
-  if (!resolve) return undefined;
-  return resolve((params ?? {}) as Record<string, string>, (query ?? {}) as Record<string, unknown>) ?? undefined;
+  constructor(
+    @Inject(READ_SETTINGS) settings: ReadSettings,
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+  ) {
+    this.routes = {
+      '/v1/accounts/:id': {
+        read: (params) => ({ kind: 'hash', key: accountKeys.account(params.id) }),
+        answer: (record) => accountFromRecord(typeof record === 'object' && record !== null ? record : {}),
+      },
+      // With as_of the trunk comes from its history in the event store instead.
+      '/v1/trunks/:id': {
+        read: (params, query) =>
+          query.as_of === undefined ? { kind: 'string', key: trunkKeys.trunk(params.id) } : null,
+        answer: (record, principal) =>
+          trunkDetailOf(typeof record === 'string' ? record : null, accountOf({ principal }), settings.sipDomain),
+      },
+      '/v1/gateway/trunks/:sip_username': {
+        read: (params) => ({ kind: 'string', key: trunkKeys.gateway(params.sip_username) }),
+        answer: (record, principal) =>
+          gatewayTrunkOf(typeof record === 'string' ? record : null, gatewayScopeOf({ principal }), settings),
+      },
+    };
+  }
+
+  /** What the gate reads ahead for this request, if anything. */
+  readAheadFor(method: string, route: string | undefined, params: unknown, query: unknown): ReadAhead | undefined {
+    if (method !== 'GET' || route === undefined) return undefined;
+    const spec = this.routes[route];
+    if (!spec) return undefined;
+    return spec.read((params ?? {}) as Params, (query ?? {}) as Record<string, unknown>) ?? undefined;
+  }
+
+  /**
+   * The body to answer with straight away (null: the handler answers), and the record it came
+   * from: the one read ahead, or read here when the gate made no round trip (a cached
+   * credential), which the handler then reuses. Only for a request without a query string: the
+   * handler validates query parameters, and a request that carries any is left to it.
+   */
+  async answer(
+    route: string | undefined,
+    url: string,
+    spec: ReadAhead,
+    ahead: ReadAheadResult | undefined,
+    principal: Principal,
+  ): Promise<{ body: object | null; read: ReadAheadResult | undefined }> {
+    const entry = route === undefined || url.includes('?') ? undefined : this.routes[route];
+    if (!entry) return { body: null, read: ahead };
+    const record =
+      spec.kind === 'hash'
+        ? await readHash(this.store, spec.key, ahead)
+        : await readString(this.store, spec.key, ahead);
+    const read = ahead ?? new ReadAheadResult(spec, record);
+    try {
+      return { body: entry.answer(record, principal), read };
+    } catch {
+      // A refusal (e.g. a key without an account): the handler raises it in the error envelope.
+      return { body: null, read };
+    }
+  }
 }

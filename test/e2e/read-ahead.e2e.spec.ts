@@ -1,4 +1,7 @@
 import { Redis } from 'ioredis';
+import { GetAccount, GetAccountHandler } from '../../src/read/accounts/accounts.queries';
+import { LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../src/read/gateway/gateway.queries';
+import { GetTrunk, GetTrunkHandler } from '../../src/read/trunks/trunk.queries';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
@@ -146,6 +149,65 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
     expectError(await other.get(`/v1/trunks/${trunk.id}`), 404, 'not_found');
     expect((await client.delete(`/v1/trunks/${trunk.id}`)).status).toBe(204);
     expectError(await client.get(`/v1/trunks/${trunk.id}`), 404, 'not_found');
+  });
+
+  it("answers the plain GET from the record in the gate, with the body the route's handler gives", async () => {
+    const body = trunkBody();
+    const trunk = (await client.post('/v1/trunks', body)).body;
+    const sip = String(body.sip_username);
+    const ingestKey = await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'gw', scopes: ['ingest'] });
+    const own = app.admin.withKey(ingestKey.body.key);
+    const get = <T>(handler: { new (...args: never[]): T }) => app.running.app.get(handler);
+    const routes = [
+      {
+        caller: app.admin,
+        path: `/v1/accounts/${accountId}`,
+        handler: get(GetAccountHandler),
+        direct: () => get(GetAccountHandler).execute(new GetAccount(accountId)),
+      },
+      {
+        caller: client,
+        path: `/v1/trunks/${trunk.id}`,
+        handler: get(GetTrunkHandler),
+        direct: () => get(GetTrunkHandler).execute(new GetTrunk(accountId, trunk.id)),
+      },
+      {
+        caller: own,
+        path: `/v1/gateway/trunks/${sip}`,
+        handler: get(LookupGatewayTrunkHandler),
+        direct: () => get(LookupGatewayTrunkHandler).execute(new LookupGatewayTrunk(accountId, sip)),
+      },
+    ];
+    for (const { caller, path, handler, direct } of routes) {
+      const execute = jest.spyOn(handler, 'execute');
+      try {
+        const plain = await caller.get(path);
+        expect({ path, status: plain.status, handlerRuns: execute.mock.calls.length }).toEqual({
+          path,
+          status: 200,
+          handlerRuns: 0,
+        });
+        expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(plain.headers['x-request-id']).toEqual(expect.any(String));
+        expect(plain.headers['x-ratelimit-limit']).toEqual(expect.any(String));
+        expect(plain.body).toEqual(JSON.parse(JSON.stringify(await direct())));
+      } finally {
+        execute.mockRestore();
+      }
+    }
+    // A query string leaves the request to the handler (here one that ignores an unknown parameter).
+    const execute = jest.spyOn(get(GetAccountHandler), 'execute');
+    try {
+      const viaHandler = await app.admin.get(`/v1/accounts/${accountId}?unknown=1`);
+      expect({ status: viaHandler.status, handlerRuns: execute.mock.calls.length }).toEqual({
+        status: 200,
+        handlerRuns: 1,
+      });
+    } finally {
+      execute.mockRestore();
+    }
+    // Refusals are the handler's: another account's trunk is a 404 in the error envelope.
+    expectError(await other.get(`/v1/trunks/${trunk.id}`), 404, 'not_found');
   });
 
   it('reads nothing ahead without a key, and as_of still reads the history', async () => {

@@ -7,7 +7,7 @@ import { DomainError } from '../../shared/domain-error';
 import { KEY_USAGE_STORE, KeyUsageStore, RateLimitDecision } from '../../rate-limiting/rate-limiter.port';
 import { CREDENTIAL_GATE, CredentialGate } from '../../rate-limiting/credential-gate';
 import { retryAfterSeconds } from '../../rate-limiting/rate-window';
-import { readAheadFor } from '../../read/read-ahead.routes';
+import { ReadAheadRoutes } from '../../read/read-ahead.routes';
 import { Authenticator } from './authenticator';
 import { assertAllowed, policyFor } from './route-policy';
 
@@ -24,12 +24,13 @@ export class RequestGate {
     @Inject(CREDENTIAL_GATE) private readonly limits: CredentialGate,
     @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly readAheadRoutes: ReadAheadRoutes,
     logging: AppLogger,
   ) {
     this.logger = logging.for('gate');
   }
 
-  readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
     void reply.header('X-Request-Id', request.id);
     const now = this.clock.now();
     // The registered pattern, not the raw path, decides a matched route's policy, so no encoding
@@ -42,7 +43,8 @@ export class RequestGate {
       });
       return;
     }
-    const ahead = readAheadFor(request.method, request.routeOptions.url, request.params, request.query);
+    const route = request.routeOptions.url;
+    const ahead = this.readAheadRoutes.readAheadFor(request.method, route, request.params, request.query);
     const { principal, error, decision, readAhead } = await this.dependency(() =>
       this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, ahead),
     );
@@ -51,8 +53,14 @@ export class RequestGate {
     request.principal = principal;
     // A request no route matches answers 404 (or 405) to every valid key: a route that does not
     // exist has no scope, and a 403 would tell an admin key the path exists for someone else.
-    if (request.routeOptions.url !== undefined) assertAllowed(principal, policy.area, request.method);
+    if (route !== undefined) assertAllowed(principal, policy.area, request.method);
     request.readAhead = readAhead;
+    if (!ahead) return;
+    // A store failure here is the handler's own read failing: the exception filter answers it.
+    const answered = await this.readAheadRoutes.answer(route, request.url, ahead, readAhead, principal);
+    request.readAhead = answered.read;
+    // Answered here, the handler and its framework pipeline are skipped; onSend and onResponse still run.
+    if (answered.body !== null) return reply.send(answered.body);
   };
 
   readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

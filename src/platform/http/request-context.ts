@@ -22,7 +22,7 @@ export const eventMetadata = (ctx: RequestContext): EventMetadata => ({
 });
 
 /** The account the calling key belongs to; the gate guarantees one on account routes. */
-export function accountOf(ctx: RequestContext): string {
+export function accountOf(ctx: Pick<RequestContext, 'principal'>): string {
   if (!ctx.principal.accountId) throw new DomainError('forbidden', 'This key is not bound to an account');
   return ctx.principal.accountId;
 }
@@ -31,7 +31,7 @@ export function accountOf(ctx: RequestContext): string {
  * The account a gateway route acts for: the key's own, or null for a gateway key, which serves
  * every account (the trunk named by the request decides). Any other key without an account is refused.
  */
-export function gatewayScopeOf(ctx: RequestContext): string | null {
+export function gatewayScopeOf(ctx: Pick<RequestContext, 'principal'>): string | null {
   if (ctx.principal.accountId === null && ctx.principal.scopes.includes('gateway')) return null;
   return accountOf(ctx);
 }

@@ -26,6 +26,10 @@ export interface AccountList {
 
 const toDto = (h: Record<string, string>): AccountDto => ({ id: h.id, name: h.name, created_at: h.created_at });
 
+/** The account as served from its read-model hash; null when there is none. */
+export const accountFromRecord = (record: Record<string, string>): AccountDto | null =>
+  record.id ? toDto(record) : null;
+
 @QueryHandler(ListAccounts)
 export class ListAccountsHandler implements IQueryHandler<ListAccounts, AccountList> {
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
@@ -45,8 +49,8 @@ export class GetAccountHandler implements IQueryHandler<GetAccount, AccountDto> 
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
   async execute({ accountId, readAhead }: GetAccount): Promise<AccountDto> {
-    const record = await readHash(this.store, accountKeys.account(accountId), readAhead);
-    if (!record.id) throw new DomainError('not_found', `Account ${accountId} not found`);
-    return toDto(record);
+    const account = accountFromRecord(await readHash(this.store, accountKeys.account(accountId), readAhead));
+    if (!account) throw new DomainError('not_found', `Account ${accountId} not found`);
+    return account;
   }
 }

@@ -40,13 +40,23 @@ export class LookupGatewayTrunkHandler implements IQueryHandler<LookupGatewayTru
     const raw = SIP_USERNAME_LOOKUP.test(sipUsername)
       ? await readString(this.store, trunkKeys.gateway(sipUsername), readAhead)
       : null;
-    const record = gatewayRecordCodec.decode(raw);
-    if (!record || (accountId !== null && record.account_id !== accountId))
-      throw new DomainError('not_found', 'No trunk with this sip_username');
-    return {
-      ...record,
-      sip_target: sipTargetOf(record, this.settings.sipRoutes),
-      allowed_cidrs: allowedCidrsOf(record.allowed_addresses),
-    };
+    const trunk = gatewayTrunkOf(raw, accountId, this.settings);
+    if (!trunk) throw new DomainError('not_found', 'No trunk with this sip_username');
+    return trunk;
   }
+}
+
+/** The lookup as served from the gateway record; null when missing or outside `accountId` (null: any). */
+export function gatewayTrunkOf(
+  raw: string | null,
+  accountId: string | null,
+  settings: ReadSettings,
+): GatewayTrunk | null {
+  const record = gatewayRecordCodec.decode(raw);
+  if (!record || (accountId !== null && record.account_id !== accountId)) return null;
+  return {
+    ...record,
+    sip_target: sipTargetOf(record, settings.sipRoutes),
+    allowed_cidrs: allowedCidrsOf(record.allowed_addresses),
+  };
 }

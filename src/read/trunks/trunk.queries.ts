@@ -72,10 +72,16 @@ export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> 
 
   async execute({ accountId, trunkId, readAhead }: GetTrunk): Promise<TrunkDetailDto> {
     const raw = await readString(this.store, trunkKeys.trunk(trunkId), readAhead);
-    const view = trunkViewCodec.decode(raw);
-    if (!view || view.account_id !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
-    return detailOf(view, this.settings.sipDomain);
+    const trunk = trunkDetailOf(raw, accountId, this.settings.sipDomain);
+    if (!trunk) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
+    return trunk;
   }
+}
+
+/** The trunk as served from its read-model record; null when missing or another account's. */
+export function trunkDetailOf(raw: string | null, accountId: string, sipDomain: string): TrunkDetailDto | null {
+  const view = trunkViewCodec.decode(raw);
+  return view && view.account_id === accountId ? detailOf(view, sipDomain) : null;
 }
 
 export function detailOf(v: TrunkView, sipDomain: string): TrunkDetailDto {
