@@ -16,7 +16,10 @@ const COMMAND = {
     writers: { type: 'integer', default: 16, help: 'event-store concurrent writers' },
     'es-seconds': { type: 'integer', default: 10, help: 'event-store bench seconds' },
     'no-event-store': { type: 'flag', help: 'skip the event-store bench' },
-    'cpu-prof': CPU_PROF_OPTION,
+    'cpu-prof': {
+      ...CPU_PROF_OPTION,
+      help: "write V8 CPU profiles of the bench's children to ./bench-profiles/ and print where the app's CPU time went in its measured runs",
+    },
   },
   notes: [STORES_NOTE],
 } as const;

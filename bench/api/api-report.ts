@@ -1,4 +1,5 @@
 import type { AppendBenchResult } from '../event-store/event-store-appends';
+import { formatProfiledRun, type ProfiledRun } from '../lib/cpu-profile';
 import type { MeasuredRuns } from '../lib/http-load';
 import { type Machine, machineLine } from '../lib/machine';
 import { LOAD_RUN_HEADER, loadRunCells, ratioLine, runsLine, table } from '../lib/report';
@@ -24,6 +25,8 @@ export interface ApiBenchReport {
   ratio: number;
   ratioTarget: number;
   eventStore: (AppendBenchResult & { writers: number; seconds: number }) | null;
+  /** With --cpu-prof: the app child's profile over its measured runs. */
+  cpuProfile?: ProfiledRun;
 }
 
 export function formatApiReport(report: ApiBenchReport): string {
@@ -51,6 +54,9 @@ export function formatApiReport(report: ApiBenchReport): string {
       app: app.runs.map((r) => r.requestsPerSecond),
     }),
     eventStoreLine(eventStore),
+    ...(report.cpuProfile
+      ? ['', ...formatProfiledRun(report.cpuProfile, "where the app's CPU time went in its measured runs")]
+      : []),
   ];
   return `${out.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@ import { type BareServerSpec, startBareServer } from '../lib/bare-baseline';
 import { progress, runBench } from '../lib/bench-main';
 import { profilerFlags } from '../lib/child-process';
 import { Cleanups } from '../lib/cleanups';
+import { monotonicMicros, profileFile, type ProfileWindow, summarizeProfileFiles } from '../lib/cpu-profile';
 import { alternateRounds, type LoadTarget } from '../lib/http-load';
 import { describeMachine } from '../lib/machine';
 import { getUntilOk } from '../lib/probe';
@@ -23,11 +24,14 @@ const LOG_LEVEL = 'warn';
 async function run(options: ApiBenchOptions, cleanups: Cleanups): Promise<ApiBenchReport> {
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
   const stores = throwawayStores(options, cleanups);
+  const profile = options.cpuProf ? profileFile('api-app') : undefined;
   const app = await startApp(cleanups, {
     env: { ...stores, LOG_LEVEL },
     provision: { account: 'Bench Account', keys: ['full'], trunks: 0, providers: [] },
-    execArgv: profilerFlags(options.cpuProf),
+    execArgv: profilerFlags(options.cpuProf, profile),
   });
+  // The app's measured runs, from the CPU samples taken around each (LoadTarget.cpuMicros).
+  const windows: ProfileWindow[] = [];
   const { adminKey, account } = app.ready;
   if (!adminKey) throw new Error('expected a fresh event store schema, so that the app generates its admin key');
   const accountKey = account?.keys.full ?? '';
@@ -37,7 +41,7 @@ async function run(options: ApiBenchOptions, cleanups: Cleanups): Promise<ApiBen
     url: `https://127.0.0.1:${app.ready.port}${path}`,
     ca: app.ready.cert,
     headers: { authorization: `Bearer ${options.key === 'admin' ? adminKey : accountKey}` },
-    cpuMicros: app.cpuMicros,
+    cpuMicros: measuredWindows(app.cpuMicros, windows),
   };
   const body = await getUntilOk(appTarget.url, appTarget.ca, appTarget.headers);
   const spec: BareServerSpec = {
@@ -84,6 +88,21 @@ async function run(options: ApiBenchOptions, cleanups: Cleanups): Promise<ApiBen
     ratio: measured.app.median.requestsPerSecond / measured.bare.median.requestsPerSecond,
     ratioTarget: RATIO_TARGET,
     eventStore,
+    ...(profile && { cpuProfile: summarizeProfileFiles([{ file: profile, windows }]) }),
+  };
+}
+
+/** Marks the span between each pair of calls: measure() samples the CPU at a run's start and end. */
+function measuredWindows(cpuMicros: () => Promise<number>, windows: ProfileWindow[]): () => Promise<number> {
+  let from: number | null = null;
+  return () => {
+    const now = monotonicMicros();
+    if (from === null) from = now;
+    else {
+      windows.push({ fromMicros: from, toMicros: now });
+      from = null;
+    }
+    return cpuMicros();
   };
 }
 

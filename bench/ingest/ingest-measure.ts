@@ -3,6 +3,7 @@ import { progress } from '../lib/bench-main';
 import { ndjsonBodies, recordsOf, type RecordSpec } from '../lib/call-records';
 import { profilerFlags, runJobChild } from '../lib/child-process';
 import { Cleanups, tempDir } from '../lib/cleanups';
+import { monotonicMicros, profileFile } from '../lib/cpu-profile';
 import { sendAll } from '../lib/ndjson-load';
 import { treeCpuByProcess, TreeRss } from '../lib/process-tree';
 import { settledRss } from '../lib/rss';
@@ -18,6 +19,7 @@ const HOUR_MS = 3_600_000;
 
 /** The app child: provision, warm up, then the measured sends; its memory and CPU around them. */
 export async function measureApp(options: IngestBenchOptions, cleanups: Cleanups) {
+  const profile = options.cpuProf ? profileFile('ingest-app') : undefined;
   const app = await startApp<object, IngestOps>(cleanups, {
     script: join(__dirname, 'ingest-app-server.js'),
     env: { LOG_LEVEL },
@@ -27,7 +29,7 @@ export async function measureApp(options: IngestBenchOptions, cleanups: Cleanups
       trunks: options.trunks,
       providers: ['openai', 'elevenlabs', 'custom'],
     },
-    execArgv: profilerFlags(options.cpuProf),
+    execArgv: profilerFlags(options.cpuProf, profile),
   });
   const account = app.ready.account ?? { id: '', keys: {}, trunks: [] };
   const idle = await settledRss(app.ready.pid);
@@ -50,7 +52,9 @@ export async function measureApp(options: IngestBenchOptions, cleanups: Cleanups
   progress(`sending ${options.records} records in ${measured.length} requests, ${options.senders} senders`);
   const cpuBefore = treeCpuByProcess(app.ready.pid);
   const clientCpu = process.cpuUsage();
+  const sendsFrom = monotonicMicros();
   const sent = await sendAll(target, measured, options.senders);
+  const sends = { fromMicros: sendsFrom, toMicros: monotonicMicros() };
   const clientCpuUsed = process.cpuUsage(clientCpu);
   const cpu = perRecord(cpuBefore, treeCpuByProcess(app.ready.pid), sent.records);
   const rss = memory.stop();
@@ -75,6 +79,8 @@ export async function measureApp(options: IngestBenchOptions, cleanups: Cleanups
     records,
     meanRecordBytes,
     rowsPerInsert: Math.max(1, Math.round(stats.inserts.rows / Math.max(1, stats.inserts.calls))),
+    /** With --cpu-prof: where the app child's profile goes, and the measured sends on its clock. */
+    profile: profile ? { file: profile, windows: [sends] } : null,
   };
 }
 

@@ -21,7 +21,10 @@ const COMMAND = {
       default: 1,
       help: 'rounds of (app, direct insert), each with fresh data; medians are reported',
     },
-    'cpu-prof': CPU_PROF_OPTION,
+    'cpu-prof': {
+      ...CPU_PROF_OPTION,
+      help: "write V8 CPU profiles of the bench's children to ./bench-profiles/ and print where the app's CPU time went during the measured sends",
+    },
   },
 } as const;
 

@@ -1,3 +1,4 @@
+import type { ProfiledRun } from '../lib/cpu-profile';
 import { chdbPackageVersion, describeHost, type Host } from '../lib/machine';
 import type { TreeRssFigures } from '../lib/process-tree';
 import { meets, ratioLine, runsLine, table } from '../lib/report';
@@ -55,6 +56,8 @@ export interface IngestReport {
   ratio: number;
   ratioTarget: number;
   recordsPerSecondTarget: number;
+  /** With --cpu-prof: the app child's profile over the measured sends of every round. */
+  cpuProfile?: ProfiledRun;
 }
 
 export function describeIngestMachine(): IngestMachine {

@@ -1,5 +1,6 @@
 import { progress, runBench } from '../lib/bench-main';
 import { Cleanups } from '../lib/cleanups';
+import { formatProfiledRun, summarizeProfileFiles } from '../lib/cpu-profile';
 import { median } from '../lib/percentiles';
 import type { TreeRssFigures } from '../lib/process-tree';
 import { type IdleRss, memoryLines } from '../lib/rss';
@@ -19,6 +20,9 @@ import {
  * then a second child inserts the same records, as the same rows, straight into a fresh chDB
  * through the same executor. Temp data dirs and children are removed at the end, whatever happens.
  */
+
+/** The chDB process the app forks is not profiled: its CPU is in the report's per-process line. */
+const PROFILE_TITLE = "where the app's Node process spent its CPU time during the measured sends";
 
 /**
  * Rounds of (app, then direct insert), each app with a fresh data dir: the machine's load drifts
@@ -42,6 +46,7 @@ async function run(options: IngestBenchOptions, cleanups: Cleanups): Promise<Ing
   const appRate = median(rounds.map((r) => r.app.figures.recordsPerSecond));
   const directRate = median(rounds.map((r) => r.direct.figures.recordsPerSecond));
   const { records, batchSize, senders, trunks, seed, warmupRecords } = options;
+  const profiles = rounds.flatMap((r) => (r.app.profile ? [r.app.profile] : []));
   return {
     machine: { ...machine, engine: middle.direct.engine },
     settings: {
@@ -67,6 +72,7 @@ async function run(options: IngestBenchOptions, cleanups: Cleanups): Promise<Ing
     ratio: appRate / directRate,
     ratioTarget: RATIO_TARGET,
     recordsPerSecondTarget: RECORDS_PER_SECOND_TARGET,
+    ...(profiles.length > 0 && { cpuProfile: summarizeProfileFiles(profiles) }),
   };
 }
 
@@ -88,5 +94,9 @@ function highestIdle(figures: (IdleRss | null)[]): IdleRss | null {
 runBench({
   parse: parseIngestOptions,
   run,
-  format: (r) => formatIngestReport(r) + memoryLines(r.idle, r.app.memory, r.direct.memory).join('\n') + '\n',
+  format: (r) =>
+    [
+      formatIngestReport(r) + memoryLines(r.idle, r.app.memory, r.direct.memory).join('\n'),
+      ...(r.cpuProfile ? ['', ...formatProfiledRun(r.cpuProfile, PROFILE_TITLE)] : []),
+    ].join('\n') + '\n',
 });

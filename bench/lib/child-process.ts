@@ -1,5 +1,5 @@
 import { ChildProcess, fork } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type {
   AnswerOf,
   ArgsOf,
@@ -107,9 +107,14 @@ export function runJobChild<R extends { type: 'result' }>(
   return { pid: child.pid ?? 0, result: nextMessage<R>(child, 'result', script, null) };
 }
 
-/** V8 CPU profiles of a child, written to ./bench-profiles/. */
-export function profilerFlags(enabled: boolean): string[] {
-  return enabled ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [];
+/**
+ * V8 CPU profiles of a child, written to ./bench-profiles/ under V8's own name, or to `file`
+ * (cpu-profile.ts profileFile) when the bench reads this run's profile back.
+ */
+export function profilerFlags(enabled: boolean, file?: string): string[] {
+  if (!enabled) return [];
+  if (!file) return ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`];
+  return ['--cpu-prof', `--cpu-prof-dir=${dirname(file)}`, `--cpu-prof-name=${basename(file)}`];
 }
 
 function forkScript(script: string, options: ChildOptions): ChildProcess {

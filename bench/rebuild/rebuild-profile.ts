@@ -1,12 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
+import { type CpuProfile, type ProfiledRun, summarizeCpuProfiles } from '../lib/cpu-profile';
 
 /**
  * A V8 CPU profile of this process around `work` only (not the seeding nor the baseline), written
- * to ./bench-profiles/ for Chrome DevTools or speedscope. Without `enabled`, just runs `work`.
+ * to ./bench-profiles/ for Chrome DevTools or speedscope, and summarized. Without `enabled`, just
+ * runs `work`.
  */
-export async function profiled<T>(enabled: boolean, name: string, work: () => Promise<T>): Promise<[T, string | null]> {
+export async function profiled<T>(
+  enabled: boolean,
+  name: string,
+  work: () => Promise<T>,
+): Promise<[T, ProfiledRun | null]> {
   if (!enabled) return [await work(), null];
   const session = new Session();
   session.connect();
@@ -20,7 +26,10 @@ export async function profiled<T>(enabled: boolean, name: string, work: () => Pr
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
-    return [result, file];
+    return [
+      result,
+      { files: [file], missing: [], summary: summarizeCpuProfiles([{ profile: profile as CpuProfile }]) },
+    ];
   } finally {
     session.disconnect();
   }

@@ -1,3 +1,4 @@
+import { formatProfiledRun, type ProfiledRun } from '../lib/cpu-profile';
 import { machineLine, type Machine } from '../lib/machine';
 import { meets, ratioLine, table } from '../lib/report';
 import type { Check } from './rebuild-checks';
@@ -13,7 +14,10 @@ export interface RebuildReport {
   reads: Timed[];
   rebuild: Timed;
   checks: Check[];
+  /** The profile's file, for DevTools. */
   profile: string | null;
+  /** With --cpu-prof: the rebuild's profile (this process runs the projections). */
+  cpuProfile?: ProfiledRun;
 }
 
 export const TARGET_EVENTS_PER_SECOND = 20_000;
@@ -44,7 +48,9 @@ export function formatReport(report: RebuildReport): string {
     `rebuild: ${report.rebuild.eventsPerSecond} events/s (target >= ${TARGET_EVENTS_PER_SECOND}: ${meets(report.rebuild.eventsPerSecond >= TARGET_EVENTS_PER_SECOND)})`,
     ratioLine('rebuild/paged read', ratio, TARGET_RATIO),
     `checks: ${report.checks.map((c) => `${c.what} ${c.found}/${c.expected}`).join(', ')}${allGood ? '' : ' MISMATCH'}`,
-    ...(report.profile ? [`CPU profile of the rebuild: ${report.profile}`] : []),
+    ...(report.cpuProfile
+      ? ['', ...formatProfiledRun(report.cpuProfile, "where the rebuild's CPU time went, in this process")]
+      : []),
     '',
   ].join('\n');
 }

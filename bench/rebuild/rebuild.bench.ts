@@ -32,7 +32,10 @@ const COMMAND = {
       default: 4,
       help: "events of one trunk per append while seeding (a trunk's next changes)",
     },
-    'cpu-prof': { ...CPU_PROF_OPTION, help: 'write a V8 CPU profile of the rebuild to ./bench-profiles/' },
+    'cpu-prof': {
+      ...CPU_PROF_OPTION,
+      help: 'write a V8 CPU profile of the rebuild to ./bench-profiles/ and print where its time went',
+    },
   },
   notes: [STORES_NOTE],
 } as const;
@@ -95,7 +98,8 @@ async function run(options: Options, cleanups: Cleanups): Promise<RebuildReport>
     reads: [first, second],
     rebuild,
     checks,
-    profile,
+    profile: profile?.files[0] ?? null,
+    ...(profile && { cpuProfile: profile }),
   };
 }
 
