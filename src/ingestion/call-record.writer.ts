@@ -19,6 +19,7 @@ interface PendingRow {
 
 interface Submission {
   rows: PendingRow[];
+  bytes: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -31,6 +32,12 @@ export interface WriterOptions {
   /** Records waiting at most; beyond, submissions are refused with 503 instead of growing memory. */
   maxQueuedRecords: number;
   /**
+   * Bytes of rendered rows waiting at most, likewise: the rows live outside the JS heap, where no
+   * heap limit bounds them, and a record may be 4 KB or 100 KB. A submission that finds the queue
+   * empty is always taken (one request is at most 16 MiB of input).
+   */
+  maxQueuedBytes: number;
+  /**
    * Runs each flush's read-previous-versions + INSERT alone among every writer of the table. One
    * process needs nothing more (its flushes are already one at a time); instances sharing a
    * ClickHouse server pass a Redis mutex, without which two of them could both cancel the same old
@@ -39,7 +46,12 @@ export interface WriterOptions {
   serialize?: <T>(critical: () => Promise<T>) => Promise<T>;
 }
 
-const DEFAULTS: WriterOptions = { maxBatchRows: 50_000, lingerMs: 5, maxQueuedRecords: 200_000 };
+const DEFAULTS: WriterOptions = {
+  maxBatchRows: 50_000,
+  lingerMs: 5,
+  maxQueuedRecords: 200_000,
+  maxQueuedBytes: 64 * 1024 * 1024,
+};
 
 /** Writer options for this deployment: a cross-instance mutex when instances share ClickHouse. */
 export function sharedWriterOptions(
@@ -61,6 +73,7 @@ export function sharedWriterOptions(
 export class CallRecordWriter {
   private readonly queue: Submission[] = [];
   private queued = 0;
+  private queuedBytes = 0;
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastVersion = 0;
@@ -75,15 +88,14 @@ export class CallRecordWriter {
 
   submit(records: EnrichedCallRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    if (this.queued + records.length > this.options.maxQueuedRecords) {
-      return Promise.reject(
-        new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 }),
-      );
-    }
+    if (this.queued + records.length > this.options.maxQueuedRecords) return Promise.reject(saturated());
     const rows = this.render(records);
+    const bytes = rows.reduce((sum, row) => sum + row.line.length, 0);
+    if (this.queued > 0 && this.queuedBytes + bytes > this.options.maxQueuedBytes) return Promise.reject(saturated());
     return new Promise((resolve, reject) => {
-      this.queue.push({ rows, resolve, reject });
+      this.queue.push({ rows, bytes, resolve, reject });
       this.queued += records.length;
+      this.queuedBytes += bytes;
       this.schedule();
     });
   }
@@ -107,6 +119,11 @@ export class CallRecordWriter {
 
   get depth(): number {
     return this.queued;
+  }
+
+  /** Bytes of rendered rows waiting for an INSERT. */
+  get depthBytes(): number {
+    return this.queuedBytes;
   }
 
   private schedule(): void {
@@ -136,6 +153,7 @@ export class CallRecordWriter {
       const next = this.queue.shift()!;
       rows += next.rows.length;
       this.queued -= next.rows.length;
+      this.queuedBytes -= next.bytes;
       batch.push(next);
     }
     return batch;
@@ -148,10 +166,7 @@ export class CallRecordWriter {
       await serialize(() => this.replace(latest));
       for (const submission of batch) submission.resolve();
     } catch (error) {
-      const refused =
-        error instanceof MutexTimeoutError
-          ? new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 })
-          : error;
+      const refused = error instanceof MutexTimeoutError ? saturated() : error;
       for (const submission of batch) submission.reject(refused);
     }
   }
@@ -179,6 +194,9 @@ export class CallRecordWriter {
     return this.lastVersion;
   }
 }
+
+const saturated = () =>
+  new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 });
 
 /** Within one INSERT, the last occurrence of a call wins. */
 function latestPerCall(rows: PendingRow[]): PendingRow[] {

@@ -10,6 +10,7 @@ import {
 import { type EnrichedCallRecord, isoFromChDateTime, rowOf } from '../../src/ingestion/call-record.row';
 import { validateCallRecord } from '../../src/ingestion/call-record.validation';
 import { CallRecordWriter } from '../../src/ingestion/call-record.writer';
+import { DomainError } from '../../src/shared/domain-error';
 
 /**
  * The writer against the embedded engine with the application's migrations: rows are rendered as
@@ -95,6 +96,21 @@ describe('CallRecordWriter on embedded chDB', () => {
       { a: accountId },
     );
     expect(hourly).toEqual({ calls: 1, connected: 0 });
+  });
+
+  it('refuses a submission with 503 while the rows waiting already fill the byte bound, and takes it once written', async () => {
+    const accountId = nextAccount();
+    // Rows wait a whole linger window before their INSERT: long enough to submit behind them.
+    const writer = new CallRecordWriter(clickhouse, { lingerMs: 300, maxQueuedBytes: 1000 });
+    const first = writer.submit([record(accountId, 'call_f')]);
+    expect(writer.depthBytes).toBeGreaterThan(0);
+    const refused = await writer.submit([record(accountId, 'call_g')]).catch((error: unknown) => error);
+    expect(refused).toEqual(expect.objectContaining({ code: 'service_unavailable' }));
+    expect(refused).toBeInstanceOf(DomainError);
+    await first;
+    expect(writer.depthBytes).toBe(0);
+    await writer.submit([record(accountId, 'call_g')]);
+    expect((await stored(accountId)).map((row) => row.call_id)).toEqual(['call_f', 'call_g']);
   });
 
   it('refuses every submission of a batch whose INSERT failed', async () => {
