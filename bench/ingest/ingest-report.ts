@@ -4,7 +4,8 @@ import type { TreeRssFigures } from '../lib/process-tree';
 import { meets, ratioLine, runsLine, table } from '../lib/report';
 import type { StatementTally } from './ingest-messages';
 
-export const RATIO_TARGET = 0.5;
+/** Issue 16: the app within 80 % of a direct insert of the same rows. */
+export const RATIO_TARGET = 0.8;
 export const RECORDS_PER_SECOND_TARGET = 50_000;
 
 export interface IngestMachine extends Host {
