@@ -98,6 +98,21 @@ describe('CallRecordWriter on embedded chDB', () => {
     expect(hourly).toEqual({ calls: 1, connected: 0 });
   });
 
+  it("stores a re-sent call above a stored version from a clock that runs ahead of this writer's", async () => {
+    const accountId = nextAccount();
+    const ahead = Date.now() * 1000 + 3_600_000_000;
+    const line = `${JSON.stringify(rowOf(record(accountId, 'call_h'), ahead, new Date()))}\n`;
+    await clickhouse.insertJsonEachRow('call_records', Buffer.from(line));
+    await new CallRecordWriter(clickhouse).submit([record(accountId, 'call_h', { status: 'failed', sip_code: 486 })]);
+    const rows = await clickhouse.query<{ version: string; status: string; sip_trace: string }>(
+      'SELECT toString(version) AS version, status, sip_trace FROM call_records FINAL WHERE account_id = {a:String}',
+      { a: accountId },
+    );
+    expect(rows).toEqual([
+      { version: String(ahead + 1), status: 'failed', sip_trace: record(accountId, 'call_h').sip_trace },
+    ]);
+  });
+
   it('refuses a submission with 503 while the rows waiting already fill the byte bound, and takes it once written', async () => {
     const accountId = nextAccount();
     // Rows wait a whole linger window before their INSERT: long enough to submit behind them.
