@@ -22,6 +22,12 @@ interface ReadAheadRoute {
   answer(record: Record<string, string> | string | null, principal: Principal): object | null;
 }
 
+/** The record a request reads, and how to answer from it (null: the handler answers). */
+export interface PlannedRead {
+  spec: ReadAhead;
+  answer: ReadAheadRoute['answer'] | null;
+}
+
 /**
  * The GET routes whose handler reads exactly one read-model record named by the path: the
  * request gate reads it in its own round trip (credential, rate limit, this record), so these
@@ -59,36 +65,44 @@ export class ReadAheadRoutes {
     };
   }
 
-  /** What the gate reads ahead for this request, if anything. */
-  readAheadFor(method: string, route: string | undefined, params: unknown, query: unknown): ReadAhead | undefined {
+  /**
+   * What the gate reads ahead for this request, if anything, and whether it may answer from it:
+   * only a request without a query string, since the handler validates query parameters and a
+   * request that carries any is left to it.
+   */
+  readAheadFor(
+    method: string,
+    route: string | undefined,
+    url: string,
+    params: unknown,
+    query: unknown,
+  ): PlannedRead | undefined {
     if (method !== 'GET' || route === undefined) return undefined;
-    const spec = this.routes[route];
+    const entry = this.routes[route];
+    const spec = entry?.read((params ?? {}) as Params, (query ?? {}) as Record<string, unknown>);
     if (!spec) return undefined;
-    return spec.read((params ?? {}) as Params, (query ?? {}) as Record<string, unknown>) ?? undefined;
+    return { spec, answer: url.includes('?') ? null : entry.answer };
   }
 
   /**
    * The body to answer with straight away (null: the handler answers), and the record it came
    * from: the one read ahead, or read here when the gate made no round trip (a cached
-   * credential), which the handler then reuses. Only for a request without a query string: the
-   * handler validates query parameters, and a request that carries any is left to it.
+   * credential), which the handler then reuses.
    */
   async answer(
-    route: string | undefined,
-    url: string,
-    spec: ReadAhead,
+    planned: PlannedRead,
     ahead: ReadAheadResult | undefined,
     principal: Principal,
   ): Promise<{ body: object | null; read: ReadAheadResult | undefined }> {
-    const entry = route === undefined || url.includes('?') ? undefined : this.routes[route];
-    if (!entry) return { body: null, read: ahead };
+    const { spec, answer } = planned;
+    if (!answer) return { body: null, read: ahead };
     const record =
       spec.kind === 'hash'
         ? await readHash(this.store, spec.key, ahead)
         : await readString(this.store, spec.key, ahead);
     const read = ahead ?? new ReadAheadResult(spec, record);
     try {
-      return { body: entry.answer(record, principal), read };
+      return { body: answer(record, principal), read };
     } catch {
       // A refusal (e.g. a key without an account): the handler raises it in the error envelope.
       return { body: null, read };

@@ -44,9 +44,15 @@ export class RequestGate {
       return;
     }
     const route = request.routeOptions.url;
-    const ahead = this.readAheadRoutes.readAheadFor(request.method, route, request.params, request.query);
+    const planned = this.readAheadRoutes.readAheadFor(
+      request.method,
+      route,
+      request.url,
+      request.params,
+      request.query,
+    );
     const { principal, error, decision, readAhead } = await this.dependency(() =>
-      this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, ahead),
+      this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, planned?.spec),
     );
     this.applyDecision(decision, reply, now);
     if (error || !principal) throw error ?? new DomainError('unauthorized', 'Invalid API key');
@@ -54,10 +60,9 @@ export class RequestGate {
     // A request no route matches answers 404 (or 405) to every valid key: a route that does not
     // exist has no scope, and a 403 would tell an admin key the path exists for someone else.
     if (route !== undefined) assertAllowed(principal, policy.area, request.method);
-    request.readAhead = readAhead;
-    if (!ahead) return;
+    if (!planned) return;
     // A store failure here is the handler's own read failing: the exception filter answers it.
-    const answered = await this.readAheadRoutes.answer(route, request.url, ahead, readAhead, principal);
+    const answered = await this.readAheadRoutes.answer(planned, readAhead, principal);
     request.readAhead = answered.read;
     // Answered here, the handler and its framework pipeline are skipped; onSend and onResponse still run.
     if (answered.body !== null) return reply.send(answered.body);
