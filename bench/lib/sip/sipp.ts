@@ -13,8 +13,10 @@ export interface SippCall {
 }
 
 export interface CallRun {
-  scenario: 'carrier-call' | 'carrier-refused';
+  scenario: 'carrier-call' | 'carrier-refused' | 'carrier-register' | 'carrier-register-refused' | 'scanner';
   gatewayPort: number;
+  /** SIPp's transport: u1 (UDP, default) or t1 (one TCP connection; TLS goes through a tunnel). */
+  transport?: 'u1' | 't1';
   /** The carrier's address: 127.0.0.1, or another loopback address to come from elsewhere. */
   localIp?: string;
   user: string;
@@ -28,11 +30,17 @@ export interface CallRun {
   called?: string;
   /** SIPp gives up after this long (its -timeout). */
   timeoutS?: number;
+  /** Scenario variables (-set name value), e.g. a REGISTER's expires. */
+  vars?: Record<string, string>;
+  /** Injection lines after the first (the scanner's made-up names, one a call). */
+  moreLines?: string[];
 }
 
 export interface CallResult {
   exitCode: number | null;
   calls: SippCall[];
+  /** What the scenario logged (-trace_logs). */
+  log: string;
   output: string;
 }
 
@@ -66,7 +74,8 @@ let runs = 0;
 export async function runCalls(group: ProcessGroup, dir: string, run: CallRun): Promise<CallResult> {
   const id = `${run.scenario}-${++runs}`;
   const injection = join(dir, `${id}.csv`);
-  writeFileSync(injection, `SEQUENTIAL\n${run.caller ?? '+14155550100'};${run.called ?? '+442071838750'}\n`);
+  const lines = [`${run.caller ?? '+14155550100'};${run.called ?? '+442071838750'}`, ...(run.moreLines ?? [])];
+  writeFileSync(injection, `SEQUENTIAL\n${lines.join('\n')}\n`);
   const logFile = join(dir, `${id}.log`);
   const localPort = await freeUdpPort();
   const sipp = group.spawn(
@@ -97,6 +106,8 @@ export async function runCalls(group: ProcessGroup, dir: string, run: CallRun): 
       '-timeout',
       `${run.timeoutS ?? 60}s`,
       '-timeout_error',
+      ...(run.transport ? ['-t', run.transport] : []),
+      ...Object.entries(run.vars ?? {}).flatMap(([name, value]) => ['-set', name, value]),
       '-nostdin',
       '-trace_logs',
       '-log_file',
@@ -110,7 +121,8 @@ export async function runCalls(group: ProcessGroup, dir: string, run: CallRun): 
   const exitCode = await sipp.exited;
   const errors = join(dir, `${id}-errors.log`);
   const output = sipp.output() + (existsSync(errors) ? readFileSync(errors, 'utf8') : '');
-  return { exitCode, calls: existsSync(logFile) ? parseCalls(readFileSync(logFile, 'utf8')) : [], output };
+  const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+  return { exitCode, calls: parseCalls(log), log, output };
 }
 
 /** The CALL lines the scenario logs: call id, then seconds and microseconds of three moments. */
