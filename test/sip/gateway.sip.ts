@@ -7,7 +7,8 @@ import { ServiceProcess } from '../support/service-process';
 import { customBody, elevenlabsBody } from '../support/trunk-requests';
 import { startGateway } from '../../bench/lib/sip/gateway';
 import { freeUdpPort, ProcessGroup, sleep } from '../../bench/lib/sip/processes';
-import { CallResult, CallRun, recordIdOf, runCalls, SippCall, startAgent } from '../../bench/lib/sip/sipp';
+import { CallRun, recordIdOf, runCalls, SippCall, startAgent } from '../../bench/lib/sip/sipp';
+import { listedCalls, succeeded, trunkRejections } from './support/records';
 import { caFileOf, provision, startTrunkline, TrunklineSettings } from './support/trunkline';
 
 /**
@@ -16,10 +17,6 @@ import { caFileOf, provision, startTrunkline, TrunklineSettings } from './suppor
  */
 const PASSWORD = 'correct-horse-battery';
 const TOLERANCE_MS = 50;
-/** SIPp exits 0 when every call went as its scenario expects; otherwise its errors say why. */
-function succeeded(run: CallResult): void {
-  if (run.exitCode !== 0) throw new Error(`SIPp exited ${run.exitCode}:\n${run.output.slice(-4000)}`);
-}
 
 describe('the reference SIP gateway under real SIP traffic', () => {
   const group = new ProcessGroup();
@@ -41,19 +38,8 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     runCalls(group, dir, { scenario: 'carrier-call', gatewayPort, ...run });
   const refused = (run: Omit<CallRun, 'gatewayPort' | 'scenario' | 'calls'>) =>
     runCalls(group, dir, { scenario: 'carrier-refused', gatewayPort, calls: 1, ...run });
-  /** The trunk's calls as GET /v1/calls lists them (every page). */
-  const listed = async (trunkId: string) => {
-    const all: any[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: any = await client.get(`/v1/calls?trunk_id=${trunkId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-      all.push(...page.body.calls);
-      cursor = page.body.pagination.next_cursor;
-    } while (cursor);
-    return all;
-  };
-  const rejections = async (trunkId: string) =>
-    (await client.get(`/v1/trunks/${trunkId}/rejections?limit=100`)).body.rejections;
+  const listed = (trunkId: string) => listedCalls(client, trunkId);
+  const rejections = (trunkId: string) => trunkRejections(client, trunkId);
 
   beforeAll(async () => {
     const agentPort = await freeUdpPort();
@@ -89,6 +75,8 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     for (const call of sipp) {
       const record = byId.get(recordIdOf(call.callId));
       expect(record).toMatchObject({ status: 'connected', failure_class: 'normal', sip_code: 200 });
+      // billable_seconds: answer to end, as the gateway sent it and Trunkline derives it.
+      expect(record.billable_seconds).toBe(Math.floor((Date.parse(record.end_time) - Date.parse(record.answered_at)) / 1000));
       const deltas = {
         setup: Date.parse(record.answered_at) - Date.parse(record.invite_at) - (call.answeredMs - call.inviteSentMs),
         talk: Date.parse(record.end_time) - Date.parse(record.answered_at) - (call.byeSentMs - call.answeredMs),
@@ -178,6 +166,7 @@ describe('the reference SIP gateway under real SIP traffic', () => {
       status: 'failed',
       failure_class: 'agent_timeout',
       sip_code: 408,
+      billable_seconds: 0,
     });
   });
 

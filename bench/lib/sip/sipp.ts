@@ -30,6 +30,8 @@ export interface CallRun {
   called?: string;
   /** SIPp gives up after this long (its -timeout). */
   timeoutS?: number;
+  /** The request-URI user (-s), e.g. a REGISTER's address of record. */
+  service?: string;
   /** Scenario variables (-set name value), e.g. a REGISTER's expires. */
   vars?: Record<string, string>;
   /** Injection lines after the first (the scanner's made-up names, one a call). */
@@ -44,14 +46,19 @@ export interface CallResult {
   output: string;
 }
 
-/** The agent's stand-in (agent.xml) on 127.0.0.1:port until stopped. */
-export function startAgent(group: ProcessGroup, port: number, dir: string): Spawned {
+/** The agent's stand-in (agent.xml, or agent-refuses.xml) on 127.0.0.1:port until stopped. */
+export function startAgent(
+  group: ProcessGroup,
+  port: number,
+  dir: string,
+  scenario: 'agent' | 'agent-refuses' = 'agent',
+): Spawned {
   return group.spawn(
-    'sipp agent',
+    `sipp ${scenario}`,
     'sipp',
     [
       '-sf',
-      join(SCENARIOS_DIR, 'agent.xml'),
+      join(SCENARIOS_DIR, `${scenario}.xml`),
       '-i',
       '127.0.0.1',
       '-p',
@@ -107,6 +114,7 @@ export async function runCalls(group: ProcessGroup, dir: string, run: CallRun): 
       `${run.timeoutS ?? 60}s`,
       '-timeout_error',
       ...(run.transport ? ['-t', run.transport] : []),
+      ...(run.service ? ['-s', run.service] : []),
       ...Object.entries(run.vars ?? {}).flatMap(([name, value]) => ['-set', name, value]),
       '-nostdin',
       '-trace_logs',

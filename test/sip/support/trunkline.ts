@@ -13,6 +13,8 @@ export interface TrunklineSettings {
   agentPort: number;
   /** Where it relays ElevenLabs trunks: a port nobody answers on (an agent that is down). */
   silentPort: number;
+  /** Where it relays OpenAI trunks: an agent that refuses (486 for user names busy-…, else 503). */
+  refuserPort?: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function startTrunkline(group: ProcessGroup, settings: TrunklineSet
     SIP_DOMAIN,
     SIP_ROUTE_CUSTOM: `sip:{sip_username}@127.0.0.1:${settings.agentPort}`,
     SIP_ROUTE_ELEVENLABS: `sip:{elevenlabs_agent_id}@127.0.0.1:${settings.silentPort}`,
+    ...(settings.refuserPort ? { SIP_ROUTE_OPENAI: `sip:{sip_username}@127.0.0.1:${settings.refuserPort}` } : {}),
     LOG_LEVEL: 'warn',
   });
   group.adopt({

@@ -1,0 +1,404 @@
+import { execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, until } from '../support/free-port';
+import { ApiClient } from '../support/http-client';
+import { ServiceProcess } from '../support/service-process';
+import { customBody, trunkBody } from '../support/trunk-requests';
+import { GatewaySettings, optionsStatus, startGateway } from '../../bench/lib/sip/gateway';
+import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
+import { CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
+import { listedCalls, logged, succeeded, trunkRejections } from './support/records';
+import { caFileOf, provision, SIP_DOMAIN, startTrunkline, TrunklineSettings } from './support/trunkline';
+
+/**
+ * The gateway's edges (issue 25): restarts with calls up and records queued, a rotation seen at
+ * once, the agent's refusals, health and the transports, defences, REGISTER. One Trunkline, one
+ * gateway on UDP, TCP and TLS with short settings (ban after 5 failures, floods of 40 requests).
+ */
+const PASSWORD = 'correct-horse-battery';
+const BAN_FAILURES = 5;
+const FLOOD_REQUESTS = 40;
+
+describe('the reference SIP gateway at its edges', () => {
+  const group = new ProcessGroup();
+  const dir = mkdtempSync(join(tmpdir(), 'trunkline-sip-edge-'));
+  const stateDir = join(dir, 'gateway-state');
+  let settings: TrunklineSettings;
+  let service: ServiceProcess;
+  let client: ApiClient;
+  let gatewayKey: string;
+  let gateway: Spawned;
+  let gatewaySettings: GatewaySettings;
+  let udpPort: number;
+  let tcpPort: number;
+  let tlsPort: number;
+
+  const trunk = async (body: Record<string, unknown> = customBody({ sip_password: PASSWORD })) => {
+    const created = await client.post('/v1/trunks', body);
+    if (created.status !== 201) throw new Error(`trunk: ${created.text}`);
+    return created.body as { id: string; sip_username: string };
+  };
+  type Run = Omit<CallRun, 'gatewayPort' | 'scenario'> & Partial<Pick<CallRun, 'gatewayPort' | 'scenario'>>;
+  const calls = (run: Run) => runCalls(group, dir, { scenario: 'carrier-call', gatewayPort: udpPort, ...run });
+  const refused = (run: Omit<Run, 'calls'>) =>
+    runCalls(group, dir, { scenario: 'carrier-refused', gatewayPort: udpPort, calls: 1, ...run });
+  const listed = (trunkId: string) => listedCalls(client, trunkId);
+  const rejections = (trunkId: string) => trunkRejections(client, trunkId);
+  /** SIGTERM, then the same gateway again on the same sockets and state directory. */
+  const restartGateway = async (ready: GatewaySettings['ready']) => {
+    await gateway.stop(20_000);
+    gateway = await startGateway(group, { ...gatewaySettings, ready });
+  };
+  /** The gateway's log lines since its last start that match `pattern`. */
+  const gatewayLog = (pattern: RegExp) =>
+    gateway
+      .output()
+      .split('\n')
+      .filter((line) => pattern.test(line));
+
+  beforeAll(async () => {
+    const agentPort = await freeUdpPort();
+    const refuserPort = await freeUdpPort();
+    udpPort = await freeUdpPort();
+    tcpPort = await freePort();
+    tlsPort = await freePort();
+    settings = {
+      dataDir: join(dir, 'trunkline'),
+      port: await freePort(),
+      agentPort,
+      silentPort: await freeUdpPort(),
+      refuserPort,
+    };
+    startAgent(group, agentPort, dir);
+    startAgent(group, refuserPort, dir, 'agent-refuses');
+    service = await startTrunkline(group, settings);
+    const provisioned = await provision(service);
+    client = provisioned.client;
+    gatewayKey = provisioned.gatewayKey;
+    mkdirSync(stateDir);
+    gatewaySettings = {
+      sipPort: udpPort,
+      listen: `udp:127.0.0.1:${udpPort} tcp:127.0.0.1:${tcpPort} tls:127.0.0.1:${tlsPort}`,
+      stateDir,
+      sipDomain: SIP_DOMAIN,
+      trunklineUrl: `${service.origin}/v1`,
+      gatewayKey,
+      caFile: caFileOf(settings.dataDir),
+      env: {
+        // Trunkline's own certificate and key serve the gateway's TLS socket in this test.
+        TLS_CERTIFICATE_FILE: caFileOf(settings.dataDir),
+        TLS_PRIVATE_KEY_FILE: join(settings.dataDir, 'tls', 'key.pem'),
+        GATEWAY_BAN_FAILURES: String(BAN_FAILURES),
+        GATEWAY_FLOOD_REQUESTS: String(FLOOD_REQUESTS),
+        REGISTER_MIN_EXPIRES: '1',
+      },
+    };
+    gateway = await startGateway(group, gatewaySettings);
+  }, 180_000);
+
+  afterAll(async () => {
+    await group.stopAll();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** Exactly these SIPp calls are listed, once each, answered and hung up by the caller. */
+  async function expectRecordedOnce(trunkId: string, callIds: string[], minTalkS: number) {
+    await until('the call records in GET /v1/calls', async () => (await listed(trunkId)).length >= callIds.length, 60_000);
+    // Anything posted twice would show up as a second row or a changed count a moment later.
+    await sleep(1000);
+    const records = await listed(trunkId);
+    expect(records.map((r) => r.id).sort()).toEqual(callIds.map(recordIdOf).sort());
+    for (const record of records) {
+      expect(record).toMatchObject({ status: 'connected', sip_code: 200, disconnect_reason: 'caller_hangup' });
+      expect(record.billable_seconds).toBe(Math.floor((Date.parse(record.end_time) - Date.parse(record.answered_at)) / 1000));
+      expect(record.billable_seconds).toBeGreaterThanOrEqual(minTalkS);
+    }
+  }
+
+  it('records calls that are up across a gateway restart exactly once', async () => {
+    const line = await trunk();
+    const up = calls({ user: line.sip_username, password: PASSWORD, calls: 5, rate: 10, pauseMs: 5000 });
+    await sleep(2000);
+    await restartGateway('ok');
+    // The restarted gateway found the calls' dialogs in its state database.
+    const run = await up;
+    succeeded(run);
+    await expectRecordedOnce(
+      line.id,
+      run.calls.map((c) => c.callId),
+      5,
+    );
+  }, 120_000);
+
+  it('keeps records queued and calls up across a restart while Trunkline is down, skips a corrupt spool entry, and answers OPTIONS 503 meanwhile', async () => {
+    const line = await trunk();
+    // Both batches are up when Trunkline stops; the first ends while it is away (its records wait
+    // in the queue), the second after the gateway restarted.
+    const short = calls({ user: line.sip_username, password: PASSWORD, calls: 5, rate: 10, pauseMs: 3000 });
+    const long = calls({ user: line.sip_username, password: PASSWORD, calls: 5, rate: 10, pauseMs: 9000 });
+    await sleep(1500);
+    service.child.kill('SIGTERM');
+    await service.exited;
+    const shortRun = await short;
+    succeeded(shortRun);
+    await gateway.stop(20_000);
+    // A damaged row in the spool (a record cut short): skipped with a log line at the next start.
+    execFileSync('sqlite3', [
+      join(stateDir, 'spool.sqlite'),
+      `INSERT INTO calls (key, val) VALUES ('call_damaged', '{"id":"call_damaged","trunk_id":')`,
+    ]);
+    expect(
+      Number(execFileSync('sqlite3', [join(stateDir, 'spool.sqlite'), 'SELECT count(*) FROM calls']).toString()),
+    ).toBe(6);
+    gateway = await startGateway(group, { ...gatewaySettings, ready: 'answering' });
+    // Trunkline cannot be reached: the gateway cannot look trunks up and says so.
+    expect(await optionsStatus(udpPort)).toBe(503);
+    const longRun = await long;
+    succeeded(longRun);
+    service = await startTrunkline(group, settings);
+    await until('OPTIONS 200 once Trunkline is back', async () => (await optionsStatus(udpPort)) === 200, 120_000);
+    await expectRecordedOnce(
+      line.id,
+      [...shortRun.calls, ...longRun.calls].map((c) => c.callId),
+      3,
+    );
+    expect(gatewayLog(/corrupt spool entry skipped \(key call_damaged/)).toHaveLength(1);
+  }, 180_000);
+
+  it('refuses the old password, a deactivated and a deleted trunk as soon as the API call returns, and takes the new password', async () => {
+    const line = await trunk();
+    let password = PASSWORD;
+    succeeded(await calls({ user: line.sip_username, password, calls: 1, pauseMs: 0 }));
+    const trials = 20;
+    let oldAccepted = 0;
+    let newRefused = 0;
+    for (let trial = 0; trial < trials; trial++) {
+      const rotated = await client.post(`/v1/trunks/${line.id}/rotate-password`);
+      expect(rotated.status).toBe(200);
+      const [old, fresh] = await Promise.all([
+        refused({ user: line.sip_username, password }),
+        calls({ user: line.sip_username, password: rotated.body.sip_password, calls: 1, pauseMs: 0 }),
+      ]);
+      if (old.exitCode !== 0) oldAccepted++;
+      if (fresh.exitCode !== 0) newRefused++;
+      password = rotated.body.sip_password;
+    }
+    expect({ oldAccepted, newRefused }).toEqual({ oldAccepted: 0, newRefused: 0 });
+    await until('the rejections of the old passwords', async () => (await rejections(line.id)).length === trials, 20_000);
+    expect(new Set((await rejections(line.id)).map((r) => r.reason))).toEqual(new Set(['auth_failed']));
+
+    for (let trial = 0; trial < 3; trial++) {
+      const inactive = await trunk();
+      succeeded(await calls({ user: inactive.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
+      expect((await client.patch(`/v1/trunks/${inactive.id}`, { status: 'inactive' })).status).toBe(200);
+      const run = await refused({ user: inactive.sip_username, password: PASSWORD });
+      succeeded(run);
+      expect(logged(run, 'REFUSED')[0][2]).toBe('403');
+
+      const deleted = await trunk();
+      succeeded(await calls({ user: deleted.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
+      expect((await client.delete(`/v1/trunks/${deleted.id}`)).status).toBe(204);
+      succeeded(await refused({ user: deleted.sip_username, password: PASSWORD }));
+    }
+  }, 180_000);
+
+  it("records the code the carrier got: an agent's 486 as agent_busy, its 503 as 500 agent_unavailable", async () => {
+    const body = (name: string) => trunkBody({ sip_username: `${name}-${Date.now().toString(36)}`, sip_password: PASSWORD });
+    const busy = await trunk(body('busy'));
+    const down = await trunk(body('down'));
+    const [busyRun, downRun] = await Promise.all([
+      refused({ user: busy.sip_username, password: PASSWORD }),
+      refused({ user: down.sip_username, password: PASSWORD }),
+    ]);
+    succeeded(busyRun);
+    succeeded(downRun);
+    // What the carrier got (SIPp logs the final code).
+    expect(logged(busyRun, 'REFUSED')[0][2]).toBe('486');
+    expect(logged(downRun, 'REFUSED')[0][2]).toBe('500');
+    await until(
+      'the calls and rejections',
+      async () =>
+        (await listed(busy.id)).length === 1 &&
+        (await listed(down.id)).length === 1 &&
+        (await rejections(busy.id)).length === 1 &&
+        (await rejections(down.id)).length === 1,
+      20_000,
+    );
+    expect((await listed(busy.id))[0]).toMatchObject({ status: 'failed', sip_code: 486, billable_seconds: 0 });
+    expect((await rejections(busy.id))[0]).toMatchObject({ reason: 'agent_busy', sip_code: 486 });
+    expect((await listed(down.id))[0]).toMatchObject({
+      status: 'failed',
+      sip_code: 500,
+      sip_reason: 'Agent Unavailable',
+      billable_seconds: 0,
+    });
+    expect((await rejections(down.id))[0]).toMatchObject({ reason: 'agent_unavailable', sip_code: 500 });
+  });
+
+  it('takes calls over UDP, TCP and TLS, and over TCP alone (agents still reached over UDP)', async () => {
+    const line = await trunk();
+    // SIPp as packaged has no TLS: its TCP connection goes through a TLS tunnel (socat) that
+    // checks the gateway's certificate against Trunkline's CA.
+    const tunnelPort = await freePort();
+    const tunnel = group.spawn('socat', 'socat', [
+      `TCP-LISTEN:${tunnelPort},bind=127.0.0.1,reuseaddr,fork`,
+      `OPENSSL:127.0.0.1:${tlsPort},cafile=${caFileOf(settings.dataDir)},commonname=localhost`,
+    ]);
+    const tcpOnlyPort = await freePort();
+    // A gateway given only a TCP socket (it adds UDP on the same address and port for agents).
+    await startGateway(group, {
+      ...gatewaySettings,
+      // OPTIONS probes reach it on the UDP socket run.sh adds beside the TCP one.
+      sipPort: tcpOnlyPort,
+      listen: `tcp:127.0.0.1:${tcpOnlyPort}`,
+      stateDir: join(dir, 'tcp-only-state'),
+      env: {},
+    });
+    await until('the TLS tunnel', () => accepts(tunnelPort), 120_000);
+    const runs = await Promise.all([
+      calls({ user: line.sip_username, password: PASSWORD, calls: 2, pauseMs: 200 }),
+      calls({ user: line.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, transport: 't1', gatewayPort: tcpPort }),
+      calls({ user: line.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, transport: 't1', gatewayPort: tunnelPort }),
+    ]);
+    runs.forEach(succeeded);
+    const alone = await calls({
+      user: line.sip_username,
+      password: PASSWORD,
+      calls: 2,
+      pauseMs: 200,
+      transport: 't1',
+      gatewayPort: tcpOnlyPort,
+    });
+    succeeded(alone);
+    await tunnel.stop();
+    await until('the 8 records', async () => (await listed(line.id)).length === 8, 30_000);
+  });
+
+  it("bans a scanner's burst of made-up names while a real carrier keeps calling, and a flood of requests", async () => {
+    const line = await trunk();
+    const names = Array.from({ length: 20 }, (_, i) => `scan-${i}-${Date.now().toString(36)};100`);
+    const [scan, carrier] = await Promise.all([
+      runCalls(group, dir, {
+        scenario: 'scanner',
+        gatewayPort: udpPort,
+        localIp: '127.0.0.3',
+        user: 'x',
+        password: 'x',
+        calls: names.length,
+        rate: 20,
+        moreLines: names.slice(1),
+        caller: names[0].split(';')[0],
+        called: '100',
+        vars: { realm: SIP_DOMAIN },
+      }),
+      calls({ user: line.sip_username, password: PASSWORD, calls: 10, rate: 10, pauseMs: 500 }),
+    ]);
+    succeeded(scan);
+    succeeded(carrier);
+    // The first BAN_FAILURES made-up names were refused; the last of them banned the source,
+    // whose later INVITEs were dropped without an answer (and never looked up).
+    expect(logged(scan, 'ANSWERED')).toHaveLength(BAN_FAILURES);
+    expect(logged(scan, 'UNANSWERED')).toHaveLength(names.length - BAN_FAILURES);
+    const gatewayRejections = async (source: string) =>
+      (await client.withKey(gatewayKey).get(`/v1/gateway/rejections?source_address=${source}&limit=100`)).body
+        .rejections as any[];
+    await until(
+      "the scanner's rejections",
+      async () => (await gatewayRejections('127.0.0.3')).length === BAN_FAILURES + 1,
+      20_000,
+    );
+    const reasons = (await gatewayRejections('127.0.0.3')).map((r) => r.reason).sort();
+    expect(reasons).toEqual([...Array(BAN_FAILURES).fill('unknown_user'), 'source_banned'].sort());
+    await until('the carrier records', async () => (await listed(line.id)).length === 10, 20_000);
+
+    // A flood of OPTIONS from one more address: past FLOOD_REQUESTS in 2 s it goes unanswered.
+    const answered = await floodOptions('127.0.0.4', udpPort, 100);
+    expect(answered).toBeLessThanOrEqual(FLOOD_REQUESTS + 1);
+    expect(answered).toBeGreaterThan(0);
+    await until(
+      "the flood's ban",
+      async () => (await gatewayRejections('127.0.0.4')).some((r) => r.reason === 'source_banned'),
+      20_000,
+    );
+  });
+
+  it('registers a trunk with its digest credentials, keeps the registration with its expiry, and takes only the new password after a rotation', async () => {
+    const line = await trunk();
+    const register = (password: string, scenario: CallRun['scenario'] = 'carrier-register') =>
+      runCalls(group, dir, {
+        scenario,
+        gatewayPort: udpPort,
+        user: line.sip_username,
+        password,
+        calls: 1,
+        service: line.sip_username,
+        vars: { expires: '30' },
+      });
+    succeeded(await register(PASSWORD));
+    const stored = () =>
+      execFileSync('sqlite3', [
+        join(stateDir, 'registrations.sqlite'),
+        `SELECT username, expires FROM location WHERE username = '${line.sip_username.toLowerCase()}'`,
+      ])
+        .toString()
+        .trim();
+    await until('the registration in the state database', async () => stored() !== '', 20_000);
+    const [, expires] = stored().split('|');
+    const left = Date.parse(`${expires.replace(' ', 'T')}Z`) - Date.now();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(31_000);
+
+    const rotated = await client.post(`/v1/trunks/${line.id}/rotate-password`);
+    expect(rotated.status).toBe(200);
+    succeeded(await register(PASSWORD, 'carrier-register-refused'));
+    succeeded(await register(rotated.body.sip_password));
+  });
+});
+
+/** True once something listens on 127.0.0.1:port (TCP). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Sends `count` OPTIONS from `localIp` as fast as it can; resolves with how many were answered. */
+function floodOptions(localIp: string, port: number, count: number): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    let answered = 0;
+    socket.on('message', () => answered++);
+    socket.bind(0, localIp, () => {
+      const local = socket.address().port;
+      for (let i = 0; i < count; i++) {
+        const tag = `${i}x${Math.random().toString(36).slice(2)}`;
+        const request = [
+          `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0`,
+          `Via: SIP/2.0/UDP ${localIp}:${local};branch=z9hG4bK${tag}`,
+          'Max-Forwards: 70',
+          `From: <sip:flood@${localIp}>;tag=${tag}`,
+          `To: <sip:ping@127.0.0.1:${port}>`,
+          `Call-ID: ${tag}@${localIp}`,
+          'CSeq: 1 OPTIONS',
+          'Content-Length: 0',
+          '',
+          '',
+        ].join('\r\n');
+        socket.send(request, port, '127.0.0.1');
+      }
+      setTimeout(() => {
+        socket.close();
+        resolve(answered);
+      }, 2000);
+    });
+  });
+}

@@ -1,0 +1,31 @@
+import { ApiClient } from '../../support/http-client';
+import { CallResult } from '../../../bench/lib/sip/sipp';
+
+/** SIPp exits 0 when every call went as its scenario expects; otherwise its errors say why. */
+export function succeeded(run: CallResult): void {
+  if (run.exitCode !== 0) throw new Error(`SIPp exited ${run.exitCode}:\n${run.output.slice(-4000)}`);
+}
+
+/** A trunk's calls as GET /v1/calls lists them (every page). */
+export async function listedCalls(client: ApiClient, trunkId: string): Promise<any[]> {
+  const all: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: any = await client.get(`/v1/calls?trunk_id=${trunkId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    all.push(...page.body.calls);
+    cursor = page.body.pagination.next_cursor;
+  } while (cursor);
+  return all;
+}
+
+/** A trunk's rejections, newest first (up to 100). */
+export async function trunkRejections(client: ApiClient, trunkId: string): Promise<any[]> {
+  return (await client.get(`/v1/trunks/${trunkId}/rejections?limit=100`)).body.rejections;
+}
+
+/** What a carrier scenario logged: lines starting with `word`, split on spaces. */
+export const logged = (run: CallResult, word: string): string[][] =>
+  run.log
+    .split('\n')
+    .filter((line) => line.startsWith(`${word} `))
+    .map((line) => line.trim().split(/\s+/));
