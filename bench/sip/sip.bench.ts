@@ -72,7 +72,7 @@ async function run(options: SipOptions, cleanups: Cleanups): Promise<SipReport> 
         ? { GATEWAY_STATIC_TRUNK: `active|${ha1}|${measured.id}|*|sip:bench-trunk-1@127.0.0.1:${agentPort}` }
         : mode === 'uncached'
           ? { GATEWAY_LOOKUP_CACHE: '0' }
-          : {};
+          : { GATEWAY_LOOKUP_CACHE: '1' };
     await startGateway(group, {
       sipPort: ports[mode],
       sipDomain: SIP_DOMAIN,

@@ -107,12 +107,17 @@ describe('the reference SIP gateway at its edges', () => {
 
   /** Exactly these SIPp calls are listed, once each, answered and hung up by the caller. */
   async function expectRecordedOnce(trunkId: string, callIds: string[], minTalkS: number) {
-    await until('the call records in GET /v1/calls', async () => (await listed(trunkId)).length >= callIds.length, 60_000);
-    // Anything posted twice would show up as a second row or a changed count a moment later.
+    try {
+      await until('the call records in GET /v1/calls', async () => (await listed(trunkId)).length >= callIds.length, 60_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the gateway's log:\n${gatewayLog(/WARN|ERR|NOTICE/).slice(-40).join('\n')}`);
+    }
+    // Anything posted twice would show up as a second row a moment later.
     await sleep(1000);
     const records = await listed(trunkId);
     expect(records.map((r) => r.id).sort()).toEqual(callIds.map(recordIdOf).sort());
-    for (const record of records) {
+    for (const { id } of records) {
+      const record = (await client.get(`/v1/calls/${id}`)).body;
       expect(record).toMatchObject({ status: 'connected', sip_code: 200, disconnect_reason: 'caller_hangup' });
       expect(record.billable_seconds).toBe(Math.floor((Date.parse(record.end_time) - Date.parse(record.answered_at)) / 1000));
       expect(record.billable_seconds).toBeGreaterThanOrEqual(minTalkS);

@@ -5,10 +5,10 @@ import { spawn, spawnSync } from 'node:child_process';
 
 const LIMIT_MS = Number(process.env.SIP_TEST_LIMIT_MS ?? 600_000);
 
-for (const tool of ['kamailio', 'sipp']) {
+for (const tool of ['kamailio', 'sipp', 'sqlite3', 'socat']) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
     console.error(
-      `test:sip needs ${tool}: apt-get install -y kamailio kamailio-utils-modules kamailio-json-modules kamailio-extra-modules sip-tester`,
+      `test:sip needs ${tool}: apt-get install -y kamailio kamailio-utils-modules kamailio-json-modules kamailio-extra-modules kamailio-sqlite-modules kamailio-tls-modules sqlite3 socat sip-tester`,
     );
     process.exit(1);
   }
