@@ -76,7 +76,9 @@ describe('the reference SIP gateway under real SIP traffic', () => {
       const record = byId.get(recordIdOf(call.callId));
       expect(record).toMatchObject({ status: 'connected', failure_class: 'normal', sip_code: 200 });
       // billable_seconds: answer to end, as the gateway sent it and Trunkline derives it.
-      expect(record.billable_seconds).toBe(Math.floor((Date.parse(record.end_time) - Date.parse(record.answered_at)) / 1000));
+      expect(record.billable_seconds).toBe(
+        Math.floor((Date.parse(record.end_time) - Date.parse(record.answered_at)) / 1000),
+      );
       const deltas = {
         setup: Date.parse(record.answered_at) - Date.parse(record.invite_at) - (call.answeredMs - call.inviteSentMs),
         talk: Date.parse(record.end_time) - Date.parse(record.answered_at) - (call.byeSentMs - call.answeredMs),
