@@ -96,9 +96,14 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     const run = await calls({ user: line.sip_username, password: PASSWORD, calls: 50, rate: 25, pauseMs: 1200 });
     succeeded(run);
     expect(run.calls).toHaveLength(50);
-    await expectRecorded(line.id, run.calls);
+    const records = await expectRecorded(line.id, run.calls);
     const overview = (await client.get(`/v1/analytics/overview?trunk_id=${line.id}`)).body;
     expect(overview.summary).toMatchObject({ total_calls: 50, connected_calls: 50, failed_calls: 0 });
+    // The overview sums the billable seconds the gateway sent (answered calls only).
+    expect(overview.summary).toMatchObject({
+      answered_calls: 50,
+      total_billable_seconds: records.reduce((sum, r) => sum + r.billable_seconds, 0),
+    });
     expect(overview.signalling.calls_with_setup_time).toBe(50);
   });
 
