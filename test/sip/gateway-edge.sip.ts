@@ -251,7 +251,8 @@ describe('the reference SIP gateway at its edges', () => {
     );
     expect((await listed(busy.id))[0]).toMatchObject({ status: 'failed', sip_code: 486, billable_seconds: 0 });
     expect((await rejections(busy.id))[0]).toMatchObject({ reason: 'agent_busy', sip_code: 486 });
-    expect((await listed(down.id))[0]).toMatchObject({
+    const unavailable = (await client.get(`/v1/calls/${(await listed(down.id))[0].id}`)).body;
+    expect(unavailable).toMatchObject({
       status: 'failed',
       sip_code: 500,
       sip_reason: 'Agent Unavailable',
