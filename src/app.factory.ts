@@ -7,11 +7,11 @@ import { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
-import { RequestGate } from './platform/auth/request-gate';
+import { AdminBootstrap } from './api-keys/write/admin-key.bootstrap';
+import { RequestGate } from './access/request-gate';
 import { IdempotencyGuard } from './idempotency/idempotency.guard';
 import { restoringOnSend } from './platform/http/restoring.hook';
-import { ReadModels } from './projections/read-models.service';
+import { ReadModels } from './read-models/read-models.service';
 import { AppConfig } from './platform/config/app-config';
 import { answerClientError } from './platform/http/client-error';
 import { answerFrameworkError } from './platform/http/framework-errors';
@@ -23,7 +23,7 @@ import {
   slowClientOptions,
 } from './platform/http/front-door';
 import { registerJsonParser } from './platform/http/json-body.parser';
-import { MAX_INGEST_BYTES, registerNdjsonParser } from './ingestion/ndjson.parser';
+import { MAX_INGEST_BYTES, registerNdjsonParser } from './platform/http/ndjson.parser';
 import { requestIdOf } from './platform/http/request-id';
 import { RequestValidationPipe } from './platform/http/request-validation.pipe';
 import { RouteTable } from './platform/http/route-table';

@@ -3,20 +3,20 @@ import type { Redis } from 'ioredis';
 import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { REDIS } from '../infrastructure/infrastructure.module';
 import { AppLogger } from '../platform/logging/logging';
-import { CachedCredentialGate } from './cached.credential-gate';
-import { CredentialCache } from './credential-cache';
-import { CredentialRevocations } from './credential-revocations';
+import { CachedCredentialGate } from '../access/credentials/cached.credential-gate';
+import { CredentialCache } from '../access/credentials/credential-cache';
+import { CredentialRevocations } from '../access/credentials/credential-revocations';
 import { LeasedRateLimiter } from './leased.rate-limiter';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
-import { ApiKeyLookup } from '../read/api-keys/api-key.lookup';
-import { CREDENTIAL_GATE, CredentialGate } from './credential-gate';
+import { ApiKeyLookup } from '../api-keys/read/api-key.lookup';
+import { CREDENTIAL_GATE, CredentialGate } from '../access/credentials/credential-gate';
 import { MemoryKeyUsageStore } from './memory.key-usage-store';
 import { MemoryRateLimiter } from './memory.rate-limiter';
 import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimiter } from './rate-limiter.port';
-import { RedisCredentialGate } from './redis.credential-gate';
+import { RedisCredentialGate } from '../access/credentials/redis.credential-gate';
 import { RedisKeyUsageStore } from './redis.key-usage-store';
 import { RedisRateLimiter } from './redis.rate-limiter';
-import { StoreCredentialGate } from './store.credential-gate';
+import { StoreCredentialGate } from '../access/credentials/store.credential-gate';
 
 export interface RateLimitSettings {
   /** RATE_LIMIT_PER_MINUTE, per API key (or per client address without a valid key). */

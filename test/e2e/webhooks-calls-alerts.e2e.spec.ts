@@ -67,7 +67,7 @@ describe('call.completed and latency alerts', () => {
 
   async function provisionAccountDirectKey(accountId: string) {
     const { CommandBus } = await import('@nestjs/cqrs');
-    const { IssueApiKey } = await import('../../src/write/api-keys/api-key.handlers');
+    const { IssueApiKey } = await import('../../src/api-keys/write/api-key.handlers');
     return app.running.app
       .get(CommandBus)
       .execute(new IssueApiKey({ accountId, name: 'gw', scopes: ['ingest'], expiresAt: null }, { actor: 'test' }));

@@ -99,7 +99,7 @@ describe('webhooks over HTTPS against a local receiver', () => {
       const { client, accountId } = await account();
       await register(client, `${receiver.origin}/scopes`);
       const bus = await import('@nestjs/cqrs');
-      const { IssueApiKey } = await import('../../src/write/api-keys/api-key.handlers');
+      const { IssueApiKey } = await import('../../src/api-keys/write/api-key.handlers');
       const issue = (scopes: string[]) =>
         app.running.app
           .get(bus.CommandBus)

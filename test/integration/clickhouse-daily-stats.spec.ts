@@ -6,7 +6,7 @@ import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { runMigrations } from '../../src/infrastructure/clickhouse/migrations';
 import { CLICKHOUSE_MIGRATIONS } from '../../src/infrastructure/clickhouse/migrations/index';
-import { CallRow, rowOf } from '../../src/ingestion/call-record.row';
+import { CallRow, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
 
 /**

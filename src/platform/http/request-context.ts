@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import type { ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import { DomainError } from '../../shared/domain-error';
-import { Principal } from '../auth/principal';
+import { Principal } from '../../shared/principal';
 
 export interface RequestContext {
   principal: Principal;
