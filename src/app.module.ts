@@ -22,7 +22,7 @@ import {
   webhookSettings,
   writeSettings,
 } from './app.settings';
-import { AUTH_SETTINGS } from './access/auth.settings';
+import { AUTH_SETTINGS } from './platform/config/auth.settings';
 import { PROJECTION_SETTINGS } from './eventsourcing/projection.settings';
 import { READ_SETTINGS } from './trunks/read/read.settings';
 import { ReadAheadRoutes } from './access/read-ahead.routes';

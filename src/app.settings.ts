@@ -1,6 +1,6 @@
 import type { ClusterSettings, InfrastructureSettings } from './infrastructure/infrastructure.settings';
 import { AppConfig, readModelNamespace } from './platform/config/app-config';
-import type { AuthSettings } from './access/auth.settings';
+import type { AuthSettings } from './platform/config/auth.settings';
 import type { AuditSettings } from './audit/audit.settings';
 import type { ConsoleSettings } from './console/console.settings';
 import type { ProjectionSettings } from './eventsourcing/projection.settings';

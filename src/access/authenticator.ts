@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RateLimitDecision } from '../rate-limiting/rate-limiter.port';
 import { ReadAhead, ReadAheadResult } from '../infrastructure/read-model/read-ahead';
 import { DomainError } from '../shared/domain-error';
-import { AUTH_SETTINGS, AuthSettings } from './auth.settings';
+import { AUTH_SETTINGS, AuthSettings } from '../platform/config/auth.settings';
 import { environmentOfKey, hashApiKey } from '../shared/api-key';
 import { CREDENTIAL_GATE, CredentialGate } from './credentials/credential-gate';
 import { Principal } from '../shared/principal';

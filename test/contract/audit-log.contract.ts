@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditLogReader, AuditRead } from '../../src/audit/read/audit-log.port';
+import type { AuditLogReader, AuditRead } from '../../src/eventsourcing/audit-log.port';
 import type { EventStore, GlobalPosition, StoredEvent } from '../../src/infrastructure/event-store/event-store.port';
 
 export interface AuditLogFixture {

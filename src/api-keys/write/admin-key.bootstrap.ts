@@ -7,7 +7,7 @@ import { DomainError } from '../../shared/domain-error';
 import { CommandRunner } from '../../eventsourcing/command-runner';
 import { apiKeyDecider, apiKeyStream } from '../domain/api-key.decider';
 import type { Environment } from '../../shared/api-key-scopes';
-import { AUTH_SETTINGS, AuthSettings } from '../../access/auth.settings';
+import { AUTH_SETTINGS, AuthSettings } from '../../platform/config/auth.settings';
 import { READ_YOUR_WRITES, ReadYourWrites } from '../../eventsourcing/read-your-writes.port';
 import { generateApiKey, hashApiKey, keyHint } from '../../shared/api-key';
 

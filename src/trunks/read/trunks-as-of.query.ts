@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { AUDIT_LOG, type AuditLogReader } from '../../audit/read/audit-log.port';
+import { AUDIT_LOG, type AuditLogReader } from '../../eventsourcing/audit-log.port';
 import { streamPrefixOf } from '../../audit/domain/audit-resources';
 import type { GlobalPosition, StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { fold } from '../../shared/decider';

@@ -1,4 +1,4 @@
-import type { Environment } from '../shared/api-key-scopes';
+import type { Environment } from '../../shared/api-key-scopes';
 
 /** What authentication needs of the configuration (a slice cut in app.settings.ts). */
 export interface AuthSettings {

@@ -1,4 +1,4 @@
-import type { GlobalPosition, StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import type { GlobalPosition, StoredEvent } from '../infrastructure/event-store/event-store.port';
 
 /** Which of an account's events a read returns; every field narrows, none is required. */
 export interface AuditFilter {
