@@ -1,12 +1,16 @@
 /**
  * The layering of the house, checked on every `npm test` (`npm run lint:deps`).
- * Roles are folders: `write/`, `read/` and `projections/` at the top of src/ or inside a feature
- * folder (src/webhooks/write/ is the write side of the webhooks feature), so one rule covers both.
+ * Every feature has one shape: `src/<feature>/{domain,contracts,write,read,projections,http}` and its
+ * module (src/trunks/write/ is the write side of trunks), so each role rule covers every feature.
+ * Below the features: `eventsourcing/` (command and projection runners, checkpoints), the
+ * `platform/` floor (HTTP primitives, errors, logging, config), `infrastructure/` (adapters) and
+ * `shared/` (the kernel). Above them: `access/` (request gate, authentication, read-ahead, health).
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const WRITE = '^src/(write|[a-z-]+/write)/';
-const READ = '^src/(read|[a-z-]+/read)/';
-const PROJECTIONS = '^src/(projections|[a-z-]+/projections)/';
+const WRITE = '^src/[a-z-]+/write/';
+const READ = '^src/[a-z-]+/read/';
+const PROJECTIONS = '^src/[a-z-]+/projections/';
+const CONTRACTS = '^src/[a-z-]+/contracts/';
 // Resolved module paths: node_modules/<package>/…
 const FRAMEWORKS =
   'node_modules/(@nestjs|fastify|@fastify|ioredis|pg|@electric-sql|@eventstore|@clickhouse|chdb|pino|rxjs|class-validator|class-transformer|reflect-metadata)/';
@@ -70,7 +74,7 @@ module.exports = {
       severity: 'error',
       comment:
         'A projection is a pure function of events to read-model writes; it knows the events ' +
-        "(src/domain/, a feature's domain/) but never a command handler, a controller or a query.",
+        "(its feature's domain/, or another's) but never a command handler, a controller or a query.",
       from: { path: PROJECTIONS },
       to: { path: [WRITE, READ] },
     },
@@ -81,7 +85,7 @@ module.exports = {
         'Projections are replayed (rebuilds, restarts, takeovers): one that sent webhooks or fired ' +
         'alerts would send them again. Side effects are feature modules that listen instead.',
       from: { path: PROJECTIONS },
-      to: { path: ['^src/webhooks/(delivery|alerts|calls)/', '^src/ingestion/'] },
+      to: { path: ['^src/webhooks/(delivery|alerts|calls)/', '^src/[a-z-]+/ingestion/'] },
     },
     {
       name: 'write-never-causes-side-effects',
@@ -93,21 +97,40 @@ module.exports = {
       to: { path: '^src/webhooks/(delivery|alerts|calls)/' },
     },
     {
-      name: 'platform-never-imports-write',
+      name: 'platform-is-a-floor',
       severity: 'error',
       comment:
-        'The platform (config, HTTP, auth gate, logging) serves every feature; commands and their ' +
-        'events belong to the write side, which alone appends to the event store.',
+        'platform/ (config, HTTP primitives, errors, logging, OpenAPI) is the floor every feature ' +
+        'stands on; one import of a feature or of the access layer would tie every feature to it.',
       from: { path: '^src/platform/' },
-      to: { path: WRITE },
+      to: { path: '^src/', pathNot: ['^src/platform/', '^src/infrastructure/', '^src/shared/'] },
+    },
+    {
+      name: 'eventsourcing-knows-no-feature',
+      severity: 'error',
+      comment:
+        'eventsourcing/ is the machinery (command runner, projection runner, checkpoints, catch-up, ' +
+        'the ports read-your-writes and read-model status) that features use; a feature named ' +
+        'there would make every other feature depend on it.',
+      from: { path: '^src/eventsourcing/' },
+      to: { path: '^src/', pathNot: ['^src/eventsourcing/', '^src/platform/', '^src/infrastructure/', '^src/shared/'] },
+    },
+    {
+      name: 'nothing-imports-access',
+      severity: 'error',
+      comment:
+        'access/ (request gate, authentication, read-ahead answers, health) sits above the features ' +
+        'and sees them; a feature reaching up into it would knot the edge to what it guards.',
+      from: { path: '^src/', pathNot: ['^src/access/', '^src/app\\.', '^src/main\\.ts$'] },
+      to: { path: '^src/access/' },
     },
     {
       name: 'contracts-import-no-role',
       severity: 'error',
       comment:
-        'contracts/ holds the shapes both the write and the read side answer with; importing either ' +
+        "A feature's contracts/ holds the shapes both its write and read side answer with; importing either " +
         'side from there would bring the coupling back that it exists to remove.',
-      from: { path: '^src/contracts/' },
+      from: { path: CONTRACTS },
       to: { path: [WRITE, READ, PROJECTIONS] },
     },
     {
@@ -126,17 +149,7 @@ module.exports = {
         'Adapters implement ports; they know no command, query, projection or feature. A port a ' +
         'feature needs lives with the feature, its adapter beside it.',
       from: { path: '^src/infrastructure/' },
-      to: {
-        path: [
-          WRITE,
-          READ,
-          PROJECTIONS,
-          '^src/webhooks/',
-          '^src/ingestion/',
-          '^src/rate-limiting/',
-          '^src/idempotency/',
-        ],
-      },
+      to: { path: '^src/', pathNot: ['^src/infrastructure/', '^src/shared/'] },
     },
     {
       name: 'no-orphans',

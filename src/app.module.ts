@@ -7,7 +7,8 @@ import { ClusterModule } from './infrastructure/cluster/cluster.module';
 import { CLUSTER, ClusterServices } from './infrastructure/cluster/cluster.port';
 import { AdminBootstrap } from './api-keys/write/admin-key.bootstrap';
 import { Authenticator } from './access/authenticator';
-import { CREDENTIAL_REVOCATIONS, RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { CREDENTIAL_REVOCATIONS, CredentialsModule } from './access/credentials/credentials.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import {
   auditSettings,
@@ -47,6 +48,7 @@ import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
 import { ApiKeysWriteController } from './api-keys/http/api-keys.controller';
 import { CommandRunner } from './eventsourcing/command-runner';
 import { READ_YOUR_WRITES } from './eventsourcing/read-your-writes.port';
+import { READ_MODEL_STATUS } from './eventsourcing/read-model-status.port';
 import { GatewayController } from './trunks/http/gateway.controller';
 import { LookupGatewayTrunkHandler } from './trunks/read/gateway.queries';
 import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './trunks/read/trunk-history.queries';
@@ -101,6 +103,7 @@ export class AppModule {
       exports: [APP_CONFIG, CLOCK, AppLogger, WRITE_SETTINGS, READ_SETTINGS, PROJECTION_SETTINGS, AUTH_SETTINGS],
     };
     const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);
+    const rateLimiting = RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure);
     return {
       module: AppModule,
       imports: [
@@ -108,7 +111,8 @@ export class AppModule {
         CqrsModule.forRoot(),
         infrastructure,
         ClusterModule.forRoot(clusterSettings(config), options.logger),
-        RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure),
+        rateLimiting,
+        CredentialsModule.forRoot(rateLimitSettings(config), rateLimiting, infrastructure),
         IdempotencyModule.forRoot(idempotencySettings(config), infrastructure),
         WebhooksModule.forRoot(webhookSettings(config)),
         AuditModule.forRoot(auditSettings(config)),
@@ -136,6 +140,7 @@ export class AppModule {
         CommandRunner,
         ReadModels,
         { provide: READ_YOUR_WRITES, useExisting: ReadModels },
+        { provide: READ_MODEL_STATUS, useExisting: ReadModels },
         { provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS },
         Authenticator,
         RequestGate,

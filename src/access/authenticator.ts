@@ -7,7 +7,7 @@ import { AUTH_SETTINGS, AuthSettings } from '../platform/config/auth.settings';
 import { environmentOfKey, hashApiKey } from '../shared/api-key';
 import { CREDENTIAL_GATE, CredentialGate } from './credentials/credential-gate';
 import { Principal } from '../shared/principal';
-import { ReadModels } from '../read-models/read-models.service';
+import { READ_MODEL_STATUS, type ReadModelStatus } from '../eventsourcing/read-model-status.port';
 import { ApiKeyLookup, KeyCredential } from '../api-keys/read/api-key.lookup';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -45,7 +45,7 @@ export class Authenticator {
   constructor(
     @Inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
     @Inject(CREDENTIAL_GATE) private readonly gate: CredentialGate,
-    private readonly readModels: ReadModels,
+    @Inject(READ_MODEL_STATUS) private readonly readModels: ReadModelStatus,
     private readonly lookup: ApiKeyLookup,
   ) {
     this.adminHash = settings.adminApiKey ? Buffer.from(hashApiKey(settings.adminApiKey), 'hex') : null;

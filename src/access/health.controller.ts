@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
-import { ReadModels } from '../read-models/read-models.service';
+import { READ_MODEL_STATUS, type ReadModelStatus } from '../eventsourcing/read-model-status.port';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -13,7 +13,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
-    private readonly projections: ReadModels,
+    @Inject(READ_MODEL_STATUS) private readonly projections: ReadModelStatus,
   ) {}
 
   /** Liveness: the process answers. */

@@ -4,7 +4,6 @@ import { ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { checkpointChannel } from '../infrastructure/cluster/lease-keys';
 import { FencedOffError, LeaderLease, LeaderTerm, Leadership } from '../infrastructure/cluster/leader-lease.port';
 import { ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
-import { TRUNK_DIMENSION, TrunkDimensionProjector } from '../trunks/projections/trunk-dimension.projector';
 import { Projection } from './projection';
 import { ProjectionRunner } from './projection-runner';
 import { CheckpointSource, SharedCheckpoint } from './shared-checkpoint';
@@ -90,34 +89,6 @@ export function ledReadModelRunner(
         term = current;
         return runner;
       }),
-  };
-}
-
-/**
- * The trunk dimension of a ClickHouse server shared by the instances: projected by the leader of
- * its lease, its checkpoint announced (fenced) in Redis for every instance's writes to wait on.
- */
-export function ledTrunkDimension(
-  cluster: ClusterServices,
-  events: EventStore,
-  clickhouse: ClickHouseExecutor,
-  batchSize?: number,
-): { projector: TrunkDimensionProjector; shared: SharedCheckpoint; start(): Leadership } {
-  const key = `${cluster.namespace}checkpoint:${TRUNK_DIMENSION}`;
-  const channel = checkpointChannel(cluster.namespace, TRUNK_DIMENSION);
-  const shared = new SharedCheckpoint(redisCheckpointSource(cluster, TRUNK_DIMENSION, () => cluster.redis.get(key)));
-  let term: LeaderTerm | null = null;
-  const projector = new TrunkDimensionProjector(events, clickhouse, {
-    batchSize,
-    announce: async (position) => {
-      await cluster.writer.announce(term!, { key, channel, value: encodePosition(position) });
-      shared.observe(position);
-    },
-  });
-  return {
-    projector,
-    shared,
-    start: () => runWhileLeading(cluster.lease, TRUNK_DIMENSION, (current) => ((term = current), projector)),
   };
 }
 

@@ -16,12 +16,18 @@ import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/cli
 import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { Leadership } from '../infrastructure/cluster/leader-lease.port';
 import { SECRET_BOX, SecretBox } from '../infrastructure/secrets/secret-box';
-import { changesDimension, TrunkDimensionProjector } from '../trunks/projections/trunk-dimension.projector';
-import { ledTrunkDimension, readModelRunner, startHere } from '../eventsourcing/led-projection';
+import {
+  changesDimension,
+  ledTrunkDimension,
+  TrunkDimensionProjector,
+} from '../trunks/projections/trunk-dimension.projector';
+import { readModelRunner, startHere } from '../eventsourcing/led-projection';
 import { Projection } from '../eventsourcing/projection';
 import { SecretReader, trunksProjection } from '../trunks/projections/trunks.projection';
 import { ProjectionRunner, ProjectionStatus } from '../eventsourcing/projection-runner';
 import { SharedCheckpoint } from '../eventsourcing/shared-checkpoint';
+import type { ReadModelStatus } from '../eventsourcing/read-model-status.port';
+import type { ReadYourWrites } from '../eventsourcing/read-your-writes.port';
 
 /** Every projection kept in the read-model store, in the order they apply each event. */
 export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
@@ -39,7 +45,7 @@ const RESTORING_LAG_MS = 1000;
  * checkpoint, whichever instance leads.
  */
 @Injectable()
-export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger: Logger;
   readonly runner: ProjectionRunner;
   readonly trunkDimension: TrunkDimensionProjector;

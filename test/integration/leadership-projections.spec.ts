@@ -13,7 +13,8 @@ import { RedisLeaderLease } from '../../src/infrastructure/cluster/redis.leader-
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import type { EventStore, GlobalPosition, NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
-import { appliedKey, ledReadModelRunner, ledTrunkDimension } from '../../src/eventsourcing/led-projection';
+import { appliedKey, ledReadModelRunner } from '../../src/eventsourcing/led-projection';
+import { ledTrunkDimension } from '../../src/trunks/projections/trunk-dimension.projector';
 import { buildReadModelProjections } from '../../src/read-models/read-models.service';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
 import { RedisTestContext, testRedisUrl } from '../support/redis';

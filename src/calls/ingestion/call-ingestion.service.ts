@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { TrunkView, trunkKeys, trunkViewCodec } from '../../trunks/projections/trunk-view';
-import { ReadModels } from '../../read-models/read-models.service';
+import { READ_MODEL_STATUS, type ReadModelStatus } from '../../eventsourcing/read-model-status.port';
 import { DomainError } from '../../shared/domain-error';
 import { CALL_BATCH_LISTENER, CallBatchListener } from './call-batch-listener.port';
 import { EnrichedCallRecord } from './call-record.row';
@@ -26,7 +26,7 @@ export const CALL_RECORD_WRITER = Symbol('CallRecordWriter');
 /** Validates each record on its own, enriches it from its trunk, and hands the good ones to the writer. */
 @Injectable()
 export class CallIngestion {
-  @Inject(ReadModels) private readonly readModels!: ReadModels;
+  @Inject(READ_MODEL_STATUS) private readonly readModels!: ReadModelStatus;
 
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,

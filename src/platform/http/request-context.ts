@@ -5,6 +5,14 @@ import type { ReadAheadResult } from '../../infrastructure/read-model/read-ahead
 import { DomainError } from '../../shared/domain-error';
 import { Principal } from '../../shared/principal';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+    /** What the gate read ahead for the handler (src/access/request-gate.ts). */
+    readAhead?: ReadAheadResult;
+  }
+}
+
 export interface RequestContext {
   principal: Principal;
   requestId: string;

@@ -11,6 +11,11 @@ import {
 import { isTrunkEvent } from '../domain/trunk.events';
 import { PositionWaiters } from '../../eventsourcing/position-waiters';
 import { CATCH_UP_BATCH_SIZE, type RebuiltFollower } from '../../eventsourcing/projection-runner';
+import { redisCheckpointSource, runWhileLeading } from '../../eventsourcing/led-projection';
+import { SharedCheckpoint } from '../../eventsourcing/shared-checkpoint';
+import { ClusterServices } from '../../infrastructure/cluster/cluster.port';
+import { checkpointChannel } from '../../infrastructure/cluster/lease-keys';
+import { LeaderTerm, Leadership } from '../../infrastructure/cluster/leader-lease.port';
 
 export const TRUNK_DIMENSION = 'trunk-dimension';
 const NAME = TRUNK_DIMENSION;
@@ -142,4 +147,32 @@ export class TrunkDimensionProjector implements RebuiltFollower {
 export function changesDimension(event: StoredEvent | { type: string; data: unknown }): boolean {
   if (event.type === 'TrunkCreated' || event.type === 'TrunkDeleted') return true;
   return event.type === 'TrunkUpdated' && (event.data as { changes?: { name?: string } }).changes?.name !== undefined;
+}
+
+/**
+ * The trunk dimension of a ClickHouse server shared by the instances: projected by the leader of
+ * its lease, its checkpoint announced (fenced) in Redis for every instance's writes to wait on.
+ */
+export function ledTrunkDimension(
+  cluster: ClusterServices,
+  events: EventStore,
+  clickhouse: ClickHouseExecutor,
+  batchSize?: number,
+): { projector: TrunkDimensionProjector; shared: SharedCheckpoint; start(): Leadership } {
+  const key = `${cluster.namespace}checkpoint:${TRUNK_DIMENSION}`;
+  const channel = checkpointChannel(cluster.namespace, TRUNK_DIMENSION);
+  const shared = new SharedCheckpoint(redisCheckpointSource(cluster, TRUNK_DIMENSION, () => cluster.redis.get(key)));
+  let term: LeaderTerm | null = null;
+  const projector = new TrunkDimensionProjector(events, clickhouse, {
+    batchSize,
+    announce: async (position) => {
+      await cluster.writer.announce(term!, { key, channel, value: encodePosition(position) });
+      shared.observe(position);
+    },
+  });
+  return {
+    projector,
+    shared,
+    start: () => runWhileLeading(cluster.lease, TRUNK_DIMENSION, (current) => ((term = current), projector)),
+  };
 }

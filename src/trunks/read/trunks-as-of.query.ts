@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AUDIT_LOG, type AuditLogReader } from '../../eventsourcing/audit-log.port';
-import { streamPrefixOf } from '../../audit/domain/audit-resources';
 import type { GlobalPosition, StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { fold } from '../../shared/decider';
-import { type LiveTrunk, trunkDecider, type TrunkState } from '../domain/trunk.decider';
+import { type LiveTrunk, trunkDecider, type TrunkState, trunkStream } from '../domain/trunk.decider';
 import { isTrunkEvent, type TrunkEvent } from '../domain/trunk.events';
 import type { TrunkStatus } from '../domain/trunk.types';
 import { NO_CALLS, TRUNK_STATS_READER, type TrunkStatsReader } from './trunk-stats.port';
@@ -71,7 +70,7 @@ export class ListTrunksAsOfHandler implements IQueryHandler<ListTrunksAsOf, Trun
 
   private async histories(accountId: string, asOf: Date): Promise<Map<string, TrunkEvent[]>> {
     const byTrunk = new Map<string, TrunkEvent[]>();
-    const filter = { streamPrefix: streamPrefixOf('trunk'), to: asOf };
+    const filter = { streamPrefix: trunkStream(''), to: asOf };
     let after: GlobalPosition | null = null;
     let page: StoredEvent[];
     do {
