@@ -1,5 +1,4 @@
-import { ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
-import { encodePosition, EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
+import { EventStore, GlobalPosition } from '../infrastructure/event-store/event-store.port';
 import { ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { checkpointChannel } from '../infrastructure/cluster/lease-keys';
 import { FencedOffError, LeaderLease, LeaderTerm, Leadership } from '../infrastructure/cluster/leader-lease.port';
