@@ -15,7 +15,88 @@ const CONTRACTS = '^src/[a-z-]+/contracts/';
 const FRAMEWORKS =
   'node_modules/(@nestjs|fastify|@fastify|ioredis|pg|@electric-sql|@eventstore|@clickhouse|chdb|pino|rxjs|class-validator|class-transformer|reflect-metadata)/';
 
+/**
+ * The folders of src/ from the top down, and what each may import besides itself, with the reason.
+ * Every import between two top-level folders must be drawn here (`allowed` below): one the
+ * architecture does not draw fails `npm run lint` as `not-in-allowed`, so the knot of folders
+ * importing one another cannot come back one reasonable-looking import at a time. The folder
+ * diagram in docs/architecture.md is drawn from the code (`npm run docs:architecture`).
+ */
+const FLOOR = ['eventsourcing', 'platform', 'infrastructure', 'shared'];
+const LAYERS = {
+  access: {
+    may: [...FLOOR, 'accounts', 'api-keys', 'trunks', 'rate-limiting'],
+    why:
+      'the edge: the gate authenticates with the api-keys lookup, counts with the rate limiter and ' +
+      "answers read-ahead routes with the accounts' and trunks' own view functions",
+  },
+  audit: {
+    may: [...FLOOR, 'accounts/domain', 'api-keys/domain', 'trunks/domain', 'webhooks/domain'],
+    why: "the audit log names every feature's streams (their domain/ stream functions), nothing else of them",
+  },
+  webhooks: {
+    may: [...FLOOR, 'analytics', 'calls', 'trunks'],
+    why:
+      'alerts evaluate the analytics overview, call.completed listens to call ingestion, and an ' +
+      "alert rule checks its trunk through the trunks' query",
+  },
+  analytics: { may: [...FLOOR, 'rejections'], why: "the overview counts the gateway's rejections beside the calls" },
+  rejections: {
+    may: [...FLOOR, 'calls', 'trunks'],
+    why: 'rejections share the call records vocabulary (fields, signalling) and look their trunk up in its view',
+  },
+  'read-models': {
+    may: [...FLOOR, 'accounts', 'api-keys', 'trunks'],
+    why: 'the runner of the accounts, API-key and trunk projections',
+  },
+  calls: { may: [...FLOOR, 'trunks'], why: 'ingestion looks each record’s trunk up in the trunk view' },
+  'api-keys': {
+    may: [...FLOOR, 'accounts', 'rate-limiting'],
+    why: "issuing a key checks its account's state; a key's usage comes from the rate limiter's store",
+  },
+  trunks: { may: FLOOR, why: 'a feature on the floor' },
+  accounts: { may: FLOOR, why: 'a feature on the floor' },
+  idempotency: { may: FLOOR, why: 'the Idempotency-Key guard and its stores' },
+  'rate-limiting': { may: FLOOR, why: 'the limiter and key usage stores, and the window arithmetic' },
+  console: { may: FLOOR, why: 'serves the web console and the API docs page' },
+  eventsourcing: {
+    may: ['infrastructure', 'shared'],
+    why: 'the machinery features use (runners, checkpoints, ports) stands on the adapters only',
+  },
+  platform: { may: ['infrastructure', 'shared'], why: 'the floor: HTTP primitives, errors, logging, config' },
+  infrastructure: { may: ['shared'], why: 'adapters implement ports and know no feature' },
+  tools: { may: ['shared'], why: 'test and bench data generators' },
+  shared: { may: [], why: 'the kernel' },
+};
+
+const allowed = [
+  {
+    comment: 'packages and Node built-ins (the framework rules above say who may use which)',
+    from: {},
+    to: { pathNot: '^src/' },
+  },
+  {
+    comment: 'within one top-level folder (the role rules above govern inside it)',
+    from: { path: '^src/([^/]+)/' },
+    to: { path: '^src/$1/' },
+  },
+  {
+    comment: 'the composition root (app.*, main.ts) and the command-line entry points see every module',
+    from: { path: ['^src/[^/]+\\.ts$', '^src/cli/'] },
+    to: { path: '^src/' },
+  },
+  ...Object.entries(LAYERS)
+    .filter(([, layer]) => layer.may.length > 0)
+    .map(([folder, layer]) => ({
+      comment: `${folder}/: ${layer.why}`,
+      from: { path: `^src/${folder}/` },
+      to: { path: `^src/(${layer.may.join('|')})/` },
+    })),
+];
+
 module.exports = {
+  allowed,
+  allowedSeverity: 'error',
   forbidden: [
     {
       name: 'no-circular',
@@ -170,3 +251,6 @@ module.exports = {
     reporterOptions: { text: { highlightFocused: true } },
   },
 };
+// The layer table, for the docs' diagram (scripts/architecture/folder-map.ts); not enumerable, so
+// dependency-cruiser's validation of the configuration does not see it.
+Object.defineProperty(module.exports, 'LAYERS', { value: LAYERS, enumerable: false });
