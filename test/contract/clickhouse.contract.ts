@@ -51,12 +51,12 @@ export function clickHouseContract(
 
     beforeAll(async () => {
       shared = await open();
-    }, 60_000);
+    });
 
     afterAll(async () => {
       for (const t of created.reverse()) await shared?.command(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
       await shared?.close();
-    }, 60_000);
+    });
 
     const test = (caseName: ClickHouseCase, body: () => Promise<void>, timeoutMs?: number): void => {
       const reason = options.skip?.[caseName];
@@ -154,7 +154,6 @@ export function clickHouseContract(
           ),
         ).toEqual([{ c: 5000, s: (4999 * 5000) / 2, n: 1 }]);
       },
-      60_000,
     );
 
     test(CH_CASE.jsonEachRowText, async () => {

@@ -79,5 +79,5 @@ describe('ingestion survives SIGKILL', () => {
       await killServiceTree(service);
       await removeDataDir(dataDir, orphans);
     }
-  }, 180_000);
+  });
 });

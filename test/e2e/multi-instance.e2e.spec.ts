@@ -76,7 +76,7 @@ describe('three instances on one event store and one Redis', () => {
     };
     await start(); // the first one creates the event-store schema alone
     await Promise.all([start(), start()]);
-  }, 240_000);
+  });
 
   afterAll(async () => {
     for (const instance of instances) {
@@ -88,7 +88,7 @@ describe('three instances on one event store and one Redis', () => {
     await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pg.end();
     await redisContext.teardown();
-  }, 60_000);
+  });
 
   const alive = () => instances.filter((i) => i.alive);
   const leaderPid = async (): Promise<number | null> => {
@@ -283,5 +283,5 @@ describe('three instances on one event store and one Redis', () => {
     process.stdout.write(
       `multi-instance: leader ${pid} killed; ${successor} leads after ${takeoverMs} ms; ${acknowledged.length} acknowledged creates (${acknowledged.length - beforeKill} after the kill) all readable\n`,
     );
-  }, 90_000);
+  });
 });

@@ -51,7 +51,7 @@ describe('call.completed and latency alerts', () => {
   beforeAll(async () => {
     await receiver.start();
     app = await startTestApp({ ...ENV, WEBHOOK_CA_FILE: receiver.caFile });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();
@@ -209,5 +209,5 @@ describe('call.completed and latency alerts', () => {
       state: 'ok',
       resolved_at: expect.any(String),
     });
-  }, 60_000);
+  });
 });

@@ -126,5 +126,5 @@ describe('webhook deliveries survive SIGKILL', () => {
       await receiver.stop();
       await removeDataDir(dataDir, orphans);
     }
-  }, 180_000);
+  });
 });

@@ -29,7 +29,7 @@ describe('webhooks on PostgreSQL and Redis', () => {
     app = await startTestApp(env);
     // A second instance on the same stores: its worker polls the same due queue.
     second = await startTestApp(env);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await second?.stop();

@@ -27,7 +27,7 @@ describe('webhooks refuse private addresses unless allowed', () => {
       WEBHOOK_RETRY_SCHEDULE_MS: '100',
       WEBHOOK_POLL_INTERVAL_MS: '50',
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();

@@ -21,7 +21,7 @@ describe('webhooks over HTTPS against a local receiver', () => {
   beforeAll(async () => {
     await receiver.start();
     app = await startTestApp({ ...ENV, WEBHOOK_CA_FILE: receiver.caFile });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();

@@ -25,12 +25,12 @@ describe('fault suite: no acknowledged write lost, nothing counted twice, fast 5
 
   beforeAll(async () => {
     env = await FaultEnvironment.start();
-  }, 180_000);
+  });
 
   afterAll(async () => {
     if (rows.length > 0) process.stdout.write(`\nFault suite\n\n${formatFaultTable(rows)}\n\n`);
     await env?.stop();
-  }, 60_000);
+  });
 
   it.each(selected.map((c) => [c.name, c] as const))(
     '%s',
@@ -57,6 +57,5 @@ describe('fault suite: no acknowledged write lost, nothing counted twice, fast 5
       expect(outcome.row.recoveryMs).toBeGreaterThanOrEqual(0);
       expect(outcome.row.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
     },
-    240_000,
   );
 });

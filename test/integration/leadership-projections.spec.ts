@@ -124,7 +124,7 @@ describe('projections under leadership', () => {
     expect(Number(await redis.hget(prefix + appliedKey('read-models'), 'events'))).toBe(stored);
     await Promise.all(leaderships.map((l) => l.stop()));
     await leds[1 - leader].proxy.cut();
-  }, 60_000);
+  });
 
   describe('the trunk dimension on a shared ClickHouse', () => {
     let clickhouse: ClickHouseExecutor;
