@@ -32,6 +32,7 @@ import { createRootLogger, lazyRequestLogger, NestPinoLogger } from './platform/
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OpenApiDocument } from './platform/openapi/openapi.controller';
 import { DomainError } from './shared/domain-error';
+import type { Clock } from './shared/clock';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -48,6 +49,8 @@ export interface RunningApp {
 export interface CreateAppOptions {
   /** Where log lines go (tests capture them to scan for secrets); stdout by default. */
   logStream?: DestinationStream;
+  /** The wall clock handlers and the gate read (tests move it instead of waiting); the system's by default. */
+  clock?: Clock;
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
@@ -78,11 +81,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
-    logger: new NestPinoLogger(logger),
-    abortOnError: false,
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, { logger, clock: options.clock }),
+    adapter,
+    {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+      bodyParser: false,
+    },
+  );
   app.useGlobalPipes(new RequestValidationPipe());
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   configureFastify(fastify, app, config);

@@ -39,7 +39,7 @@ import { GetAccountHandler, ListAccountsHandler } from './read/accounts/accounts
 import { AccountsReadController } from './read/accounts/http/accounts.controller';
 import { ListApiKeysHandler } from './read/api-keys/api-keys.queries';
 import { ApiKeysReadController } from './read/api-keys/http/api-keys.controller';
-import { CLOCK, systemClock } from './shared/clock';
+import { Clock, CLOCK, systemClock } from './shared/clock';
 import { CreateAccountHandler } from './write/accounts/create-account.handler';
 import { AccountsWriteController } from './write/accounts/http/accounts.controller';
 import { IssueApiKeyHandler, RevokeApiKeyHandler } from './write/api-keys/api-key.handlers';
@@ -80,6 +80,8 @@ import { ConsoleModule } from './console/console.module';
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
   logger: Logger;
+  /** The system clock unless given (tests move time instead of waiting for it). */
+  clock?: Clock;
 }
 
 @Module({})
@@ -90,7 +92,7 @@ export class AppModule {
       global: true,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: CLOCK, useValue: systemClock },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
         { provide: AppLogger, useValue: new AppLogger(options.logger) },
         // Each role's slice of the configuration; modules of their own get theirs in forRoot.
         { provide: WRITE_SETTINGS, useValue: writeSettings(config) },

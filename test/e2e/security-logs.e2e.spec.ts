@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
@@ -156,7 +157,7 @@ describe('no secret in any log line (PostgreSQL, Redis, trace level)', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(condition: () => boolean, ms = SETTLE_DEADLINE_MS): Promise<void> {
   const until = Date.now() + ms;
   while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import type { Redis } from 'ioredis';
 import { ApiResponse } from '../support/http-client';
 import { RedisTestContext, deleteNamespace } from '../support/redis';
@@ -32,7 +33,7 @@ describe('after Redis lost every key of the service', () => {
     await deleteNamespace(redis, app.config.redisNamespace);
     const answers: ApiResponse[] = [];
     const started = Date.now();
-    while (Date.now() - started < 20_000) {
+    while (Date.now() - started < SETTLE_DEADLINE_MS) {
       const answer = await client.get(`/v1/trunks/${created.body.id}`);
       answers.push(answer);
       if (answer.status === 200) break;
@@ -69,7 +70,7 @@ describe('after Redis lost every key of the service', () => {
     await deleteNamespace(redis, app.config.redisNamespace);
     const seen: string[] = [];
     const started = Date.now();
-    while (Date.now() - started < 20_000) {
+    while (Date.now() - started < SETTLE_DEADLINE_MS) {
       const answer = await gateway.post('/v1/ingest/calls', [record]);
       seen.push(
         answer.status === 200

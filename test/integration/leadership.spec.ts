@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import type { Redis } from 'ioredis';
 import { FencedOffError, LeaderTerm, Leadership } from '../../src/infrastructure/cluster/leader-lease.port';
 import { leaseKeys } from '../../src/infrastructure/cluster/lease-keys';
@@ -10,7 +11,11 @@ import { startTcpProxy } from '../support/tcp-proxy';
 
 const TTL_MS = 600;
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, limitMs = 15_000): Promise<void> {
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = SETTLE_DEADLINE_MS,
+): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
     if (Date.now() - started > limitMs) throw new Error(`gave up waiting: ${what}`);

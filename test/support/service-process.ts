@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS, START_DEADLINE_MS } from './deadlines';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,10 @@ export interface ServiceProcess {
 const ROOT = join(__dirname, '..', '..');
 
 /** The real service as its own process (`src/main.ts` through swc), for signal and crash tests. */
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  timeoutMs = START_DEADLINE_MS,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {
@@ -61,7 +65,7 @@ export function childPids(pid: number): number[] {
 }
 
 /** Resolves once none of the pids exists any more (a killed worker is reaped by init). */
-export async function waitForExit(pids: readonly number[], timeoutMs = 15_000): Promise<void> {
+export async function waitForExit(pids: readonly number[], timeoutMs = SETTLE_DEADLINE_MS): Promise<void> {
   const started = Date.now();
   const alive = (pid: number): boolean => {
     try {
