@@ -33,7 +33,12 @@ const BUSY_NODE = 'for (;;) { let x = 0; for (let i = 0; i < 1e7; i++) x += Math
 function startHogs() {
   if (ensureStressNg()) {
     log(`${hogs} stress-ng CPU hogs beside the tests (${cores} cores, target load ${cores * factor})`);
-    return [spawn('stress-ng', ['--cpu', String(hogs), '--cpu-method', 'matrixprod', '--quiet'], { stdio: 'ignore', detached: true })];
+    return [
+      spawn('stress-ng', ['--cpu', String(hogs), '--cpu-method', 'matrixprod', '--quiet'], {
+        stdio: 'ignore',
+        detached: true,
+      }),
+    ];
   }
   log(`stress-ng unavailable: ${hogs} busy Node processes beside the tests (${cores} cores)`);
   return Array.from({ length: hogs }, () =>
@@ -53,7 +58,15 @@ const stopHogs = () => {
 };
 const samples = [];
 const sampler = setInterval(() => samples.push(loadavg()[0]), 10_000);
-const reporter = setInterval(() => log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`), 120_000);
+const reporter = setInterval(
+  () =>
+    log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    ),
+  120_000,
+);
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tests = spawn(npm, ['test', '--', ...process.argv.slice(2)], { stdio: 'inherit' });

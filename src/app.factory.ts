@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
 import { RequestGate } from './platform/auth/request-gate';
 import { IdempotencyGuard } from './idempotency/idempotency.guard';
-import { restoringOnSend } from './platform/http/restoring.hook';
+import { registerRestoringHooks } from './platform/http/restoring.hook';
 import { ReadModels } from './projections/read-models.service';
 import { AppConfig } from './platform/config/app-config';
 import { answerClientError } from './platform/http/client-error';
@@ -146,10 +146,11 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
         throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
     });
   }
+  // Before the gate: a request's restore mark must predate anything it reads (the gate reads ahead).
+  registerRestoringHooks(fastify, app.get(ReadModels));
   const gate = app.get(RequestGate);
   fastify.addHook('onRequest', gate.onRequest);
   fastify.addHook('onResponse', gate.onResponse);
-  fastify.addHook('onSend', restoringOnSend(app.get(ReadModels)));
   // After the gate (a principal to scope keys by) and the body parser (a body to compare), and
   // last on send, so the answer it keeps is the one the client gets.
   const idempotency = app.get(IdempotencyGuard);

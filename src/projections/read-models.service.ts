@@ -22,6 +22,7 @@ import { Projection } from './projection';
 import { SecretReader, trunksProjection } from './trunks/trunks.projection';
 import { ProjectionRunner, ProjectionStatus } from './projection-runner';
 import { SharedCheckpoint } from './shared-checkpoint';
+import { RestoreMark, RestoreWatch } from './restore-watch';
 
 /** Every projection kept in the read-model store, in the order they apply each event. */
 export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
@@ -48,6 +49,8 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly sharedDimension: SharedCheckpoint | null = null;
   private readonly starters: (() => Promise<Leadership>)[];
   private leaderships: Leadership[] = [];
+  /** Restores as this instance has seen them: requests note it when they start (restoreMark). */
+  private readonly restores: RestoreWatch;
 
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
@@ -61,7 +64,21 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
     this.logger = logging.for('projections');
     const projections = buildReadModelProjections(secrets, settings.sipDomain);
     const { readModelNamespace, batchSize } = settings;
-    const readModels = readModelRunner(cluster, READ_MODELS, projections, store, readModelNamespace, events, batchSize);
+    this.restores = new RestoreWatch(() => this.checkRestoring());
+    const readModels = readModelRunner(
+      cluster,
+      READ_MODELS,
+      projections,
+      store,
+      readModelNamespace,
+      events,
+      batchSize,
+      {
+        // A resume from nothing is a replay of every event (Redis lost its data, or a first start).
+        onResume: (checkpoint) => checkpoint === null && this.restores.begun(),
+        onBehind: () => this.restores.begun(),
+      },
+    );
     this.runner = readModels.runner;
     this.shared = readModels.shared;
     this.starters = [() => readModels.start()];
@@ -88,6 +105,7 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
     await Promise.all(this.leaderships.map((leadership) => leadership.stop()));
     this.shared?.stop();
     this.sharedDimension?.stop();
+    this.restores.stop();
   }
 
   /**
@@ -116,6 +134,28 @@ export class ReadModels implements OnApplicationBootstrap, BeforeApplicationShut
    * nothing). A key missing then may only be missing for now: the gate answers 503, not 401.
    */
   async restoring(): Promise<boolean> {
+    const restoring = await this.checkRestoring();
+    this.restores.observe(restoring);
+    return restoring;
+  }
+
+  /** Taken when a request starts, from memory: what restoringSince compares with. */
+  restoreMark(): RestoreMark {
+    return this.restores.mark();
+  }
+
+  /**
+   * Whether a "not found" read since `mark` may only mean "not replayed yet": a restore was under
+   * way when the request started, or began or ended since, or is under way now. Only asked of
+   * answers that are misses, so the check's store reads stay off the hot path.
+   */
+  async restoringSince(mark: RestoreMark): Promise<boolean> {
+    if (this.restores.changedSince(mark)) return true;
+    const now = await this.restoring();
+    return now || this.restores.changedSince(mark);
+  }
+
+  private async checkRestoring(): Promise<boolean> {
     const seen = this.shared?.checkpoint ?? null;
     if (seen) {
       const stored = await this.store.get(`checkpoint:${READ_MODELS}`);

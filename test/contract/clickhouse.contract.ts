@@ -134,27 +134,24 @@ export function clickHouseContract(
       ).toEqual([{ c: 1 }]);
     });
 
-    test(
-      CH_CASE.manyRows,
-      async () => {
-        const t = table('many_rows');
-        await ch().command(
-          `CREATE TABLE IF NOT EXISTS ${t} (id UInt32, tags Array(String), note String) ENGINE = MergeTree ORDER BY id`,
-        );
-        const rows = Array.from({ length: 5000 }, (_, id) => ({
-          id,
-          tags: [`t${id % 7}`, HOSTILE],
-          note: `${HOSTILE} ${id}`,
-        }));
-        await ch().insert(t, rows);
-        expect(
-          await ch().query(
-            `SELECT count() AS c, sum(id) AS s, countIf(note = concat({h:String}, ' 42')) AS n FROM ${t}`,
-            { h: HOSTILE },
-          ),
-        ).toEqual([{ c: 5000, s: (4999 * 5000) / 2, n: 1 }]);
-      },
-    );
+    test(CH_CASE.manyRows, async () => {
+      const t = table('many_rows');
+      await ch().command(
+        `CREATE TABLE IF NOT EXISTS ${t} (id UInt32, tags Array(String), note String) ENGINE = MergeTree ORDER BY id`,
+      );
+      const rows = Array.from({ length: 5000 }, (_, id) => ({
+        id,
+        tags: [`t${id % 7}`, HOSTILE],
+        note: `${HOSTILE} ${id}`,
+      }));
+      await ch().insert(t, rows);
+      expect(
+        await ch().query(
+          `SELECT count() AS c, sum(id) AS s, countIf(note = concat({h:String}, ' 42')) AS n FROM ${t}`,
+          { h: HOSTILE },
+        ),
+      ).toEqual([{ c: 5000, s: (4999 * 5000) / 2, n: 1 }]);
+    });
 
     test(CH_CASE.jsonEachRowText, async () => {
       const t = table('text_rows');

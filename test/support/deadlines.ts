@@ -8,7 +8,8 @@ const setting = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1000) throw new Error(`${name} must be a whole number of ms >= 1000 (got ${raw})`);
+  if (!Number.isInteger(value) || value < 1000)
+    throw new Error(`${name} must be a whole number of ms >= 1000 (got ${raw})`);
   return value;
 };
 

@@ -1,3 +1,4 @@
+import { START_DEADLINE_MS } from './deadlines';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
@@ -34,7 +35,7 @@ export class RedisTestContext {
   async client(role = 'main'): Promise<Redis> {
     const redis = createRedisClient(testRedisUrl(), { connectionName: `test:${this.name}:${role}` });
     this.clients.push(redis);
-    await waitForReady(redis, 5000);
+    await waitForReady(redis, START_DEADLINE_MS);
     return redis;
   }
 
