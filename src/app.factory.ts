@@ -33,6 +33,7 @@ import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OpenApiDocument } from './platform/openapi/openapi.controller';
 import { DomainError } from './shared/domain-error';
 import type { Clock } from './shared/clock';
+import { ShutdownTrace } from './platform/startup/shutdown-trace';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -44,6 +45,8 @@ export interface RunningApp {
   generatedAdminKey: string | null;
   /** Graceful: stop accepting, finish in-flight requests, stop projections, close stores. */
   close(): Promise<void>;
+  /** What a close under way is waiting for: the shutdown hooks not finished (`Class.hook`), or its step. */
+  pendingShutdown(): string[];
 }
 
 export interface CreateAppOptions {
@@ -101,7 +104,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   const front = tlsServer ? new FrontDoor(tlsServer, config.headersTimeoutMs) : null;
   const plain = plainServer;
+  const trace = new ShutdownTrace(app);
   const close = async () => {
+    trace.step = 'finishing in-flight requests';
     if (front) {
       await front.close();
     } else if (plain) {
@@ -109,7 +114,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       plain.closeIdleConnections();
       await closed;
     }
+    trace.step = 'closing modules';
     await app.close();
+    trace.step = 'closed';
   };
   let port: number;
   let generatedAdminKey: string | null;
@@ -124,7 +131,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     throw error;
   }
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return { app, port, baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`, tls, generatedAdminKey, close };
+  return {
+    app,
+    port,
+    baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`,
+    tls,
+    generatedAdminKey,
+    close,
+    pendingShutdown: () => trace.pending(),
+  };
 }
 
 function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication, config: AppConfig): void {

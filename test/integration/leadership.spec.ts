@@ -67,6 +67,25 @@ describe('leader lease (Redis)', () => {
     expect(await redis.exists(leaseKeys(namespace, 'job').lease)).toBe(0);
   });
 
+  it('stops a task whose lease was won while the stop was on its way (the acquire in flight)', async () => {
+    const namespace = context.namespace();
+    const lease = new RedisLeaderLease(redis, namespace, { ttlMs: TTL_MS, instanceId: 'stopping' });
+    let started = 0;
+    let sawStop = false;
+    const leadership = lease.runWhileLeader('job', async (term) => {
+      started += 1;
+      await new Promise<void>((resolve) =>
+        term.signal.aborted ? resolve() : term.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      sawStop = term.signal.aborted;
+    });
+    // The campaign's first acquire has been sent and not answered: the stop lands before the win.
+    await leadership.stop();
+    expect(started <= 1 && (started === 0 || sawStop)).toBe(true);
+    expect(leadership.leading).toBe(false);
+    expect(await redis.exists(leaseKeys(namespace, 'job').lease)).toBe(0);
+  });
+
   it('hands the lease on within seconds when the leader dies without releasing it', async () => {
     const namespace = context.namespace();
     const log = { running: 0, maxRunning: 0, terms: [] as LeaderTerm[] };
