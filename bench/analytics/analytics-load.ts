@@ -1,5 +1,5 @@
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { CallRow, EnrichedCallRecord, rowOf } from '../../src/ingestion/call-record.row';
+import { CallRow, EnrichedCallRecord, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
 import type { LoadResult, LoadSpec } from './analytics-messages';
 

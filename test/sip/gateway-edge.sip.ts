@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SETTLE_DEADLINE_MS, START_DEADLINE_MS } from '../support/deadlines';
 import { freePort, until } from '../support/free-port';
 import { ApiClient } from '../support/http-client';
 import { ServiceProcess } from '../support/service-process';
@@ -98,7 +99,7 @@ describe('the reference SIP gateway at its edges', () => {
       },
     };
     gateway = await startGateway(group, gatewaySettings);
-  }, 180_000);
+  });
 
   // A case that fails while Trunkline is stopped leaves it stopped: the next case gets it back.
   afterEach(async () => {
@@ -110,7 +111,7 @@ describe('the reference SIP gateway at its edges', () => {
   afterAll(async () => {
     await group.stopAll();
     rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   /** Exactly these SIPp calls are listed, once each, answered and hung up by the caller. */
   async function expectRecordedOnce(trunkId: string, callIds: string[], minTalkS: number) {
@@ -118,7 +119,7 @@ describe('the reference SIP gateway at its edges', () => {
       await until(
         'the call records in GET /v1/calls',
         async () => (await listed(trunkId)).length >= callIds.length,
-        60_000,
+        SETTLE_DEADLINE_MS,
       );
     } catch (error) {
       throw new Error(
@@ -155,7 +156,7 @@ describe('the reference SIP gateway at its edges', () => {
       run.calls.map((c) => c.callId),
       5,
     );
-  }, 120_000);
+  });
 
   it('keeps records queued and calls up across a restart while Trunkline is down, skips a corrupt spool entry, and answers OPTIONS 503 meanwhile', async () => {
     const line = await trunk();
@@ -186,14 +187,18 @@ describe('the reference SIP gateway at its edges', () => {
     const longRun = await long;
     succeeded(longRun);
     service = await startTrunkline(group, settings);
-    await until('OPTIONS 200 once Trunkline is back', async () => (await optionsStatus(udpPort)) === 200, 120_000);
+    await until(
+      'OPTIONS 200 once Trunkline is back',
+      async () => (await optionsStatus(udpPort)) === 200,
+      SETTLE_DEADLINE_MS,
+    );
     await expectRecordedOnce(
       line.id,
       [...shortRun.calls, ...longRun.calls].map((c) => c.callId),
       3,
     );
     expect(gatewayLog(/corrupt spool entry skipped \(key call_damaged/)).toHaveLength(1);
-  }, 180_000);
+  });
 
   it('refuses the old password, a deactivated and a deleted trunk as soon as the API call returns, and takes the new password', async () => {
     const line = await trunk();
@@ -217,7 +222,7 @@ describe('the reference SIP gateway at its edges', () => {
     await until(
       'the rejections of the old passwords',
       async () => (await rejections(line.id)).length === trials,
-      20_000,
+      SETTLE_DEADLINE_MS,
     );
     expect(new Set((await rejections(line.id)).map((r) => r.reason))).toEqual(new Set(['auth_failed']));
 
@@ -234,7 +239,7 @@ describe('the reference SIP gateway at its edges', () => {
       expect((await client.delete(`/v1/trunks/${deleted.id}`)).status).toBe(204);
       succeeded(await refused({ user: deleted.sip_username, password: PASSWORD }));
     }
-  }, 180_000);
+  });
 
   it("records the code the carrier got: an agent's 486 as agent_busy, its 503 as 500 agent_unavailable", async () => {
     const body = (name: string) =>
@@ -257,7 +262,7 @@ describe('the reference SIP gateway at its edges', () => {
         (await listed(down.id)).length === 1 &&
         (await rejections(busy.id)).length === 1 &&
         (await rejections(down.id)).length === 1,
-      20_000,
+      SETTLE_DEADLINE_MS,
     );
     expect((await listed(busy.id))[0]).toMatchObject({ status: 'failed', sip_code: 486, billable_seconds: 0 });
     expect((await rejections(busy.id))[0]).toMatchObject({ reason: 'agent_busy', sip_code: 486 });
@@ -290,7 +295,7 @@ describe('the reference SIP gateway at its edges', () => {
       stateDir: join(dir, 'tcp-only-state'),
       env: {},
     });
-    await until('the TLS tunnel', () => accepts(tunnelPort), 120_000);
+    await until('the TLS tunnel', () => accepts(tunnelPort), START_DEADLINE_MS);
     const runs = await Promise.all([
       calls({ user: line.sip_username, password: PASSWORD, calls: 2, pauseMs: 200 }),
       calls({
@@ -321,7 +326,7 @@ describe('the reference SIP gateway at its edges', () => {
     });
     succeeded(alone);
     await tunnel.stop();
-    await until('the 8 records', async () => (await listed(line.id)).length === 8, 30_000);
+    await until('the 8 records', async () => (await listed(line.id)).length === 8, SETTLE_DEADLINE_MS);
   });
 
   it("bans a scanner's burst of made-up names while a real carrier keeps calling, and a flood of requests", async () => {
@@ -355,11 +360,11 @@ describe('the reference SIP gateway at its edges', () => {
     await until(
       "the scanner's rejections",
       async () => (await gatewayRejections('127.0.0.3')).length === BAN_FAILURES + 1,
-      20_000,
+      SETTLE_DEADLINE_MS,
     );
     const reasons = (await gatewayRejections('127.0.0.3')).map((r) => r.reason).sort();
     expect(reasons).toEqual([...Array(BAN_FAILURES).fill('unknown_user'), 'source_banned'].sort());
-    await until('the carrier records', async () => (await listed(line.id)).length === 10, 20_000);
+    await until('the carrier records', async () => (await listed(line.id)).length === 10, SETTLE_DEADLINE_MS);
 
     // A flood of OPTIONS from one more address: pike bans a source past FLOOD_REQUESTS to three
     // times that in its 2 s sampling (its documented precision), then nothing is answered.
@@ -369,7 +374,7 @@ describe('the reference SIP gateway at its edges', () => {
     await until(
       "the flood's ban",
       async () => (await gatewayRejections('127.0.0.4')).some((r) => r.reason === 'source_banned'),
-      20_000,
+      SETTLE_DEADLINE_MS,
     );
   });
 
@@ -394,7 +399,7 @@ describe('the reference SIP gateway at its edges', () => {
       ])
         .toString()
         .trim();
-    await until('the registration in the state database', async () => stored() !== '', 20_000);
+    await until('the registration in the state database', async () => stored() !== '', SETTLE_DEADLINE_MS);
     const [, expires] = stored().split('|');
     // Registered for the 30 s asked (the row is written by the usrloc timer within 2 s).
     const left = Number(expires) * 1000 - Date.now();

@@ -39,7 +39,7 @@ export async function startGateway(group: ProcessGroup, settings: GatewaySetting
     urgent: true,
   });
   // The config is only known to work once Kamailio answers: `kamailio -c` accepts configurations that fail at start.
-  // A busy machine starts it slowly: the tests' start deadline applies.
+  // A busy machine starts it slowly: the tests' start deadline (test/support/deadlines.ts) applies.
   const limitMs = Number(process.env.TEST_START_DEADLINE_MS ?? 180_000);
   const deadline = Date.now() + limitMs;
   for (;;) {

@@ -1,5 +1,5 @@
-import { codecGroup, latencyBin } from '../../../src/ingestion/call-record';
-import { validateCallRecord } from '../../../src/ingestion/call-record.validation';
+import { codecGroup, latencyBin } from '../../../src/calls/ingestion/call-record';
+import { validateCallRecord } from '../../../src/calls/ingestion/call-record.validation';
 
 const good = () => ({
   id: 'call_abc123',
