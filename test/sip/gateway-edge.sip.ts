@@ -331,7 +331,7 @@ describe('the reference SIP gateway at its edges', () => {
 
   it("bans a scanner's burst of made-up names while a real carrier keeps calling, and a flood of requests", async () => {
     const line = await trunk();
-    const names = Array.from({ length: 20 }, (_, i) => `scan-${i}-${Date.now().toString(36)};100`);
+    const names = Array.from({ length: 40 }, (_, i) => `scan-${i}-${Date.now().toString(36)};100`);
     const [scan, carrier] = await Promise.all([
       runCalls(group, dir, {
         scenario: 'scanner',
@@ -351,26 +351,30 @@ describe('the reference SIP gateway at its edges', () => {
     succeeded(scan);
     succeeded(carrier);
     // The first BAN_FAILURES made-up names were refused; the last of them banned the source,
-    // whose later INVITEs were dropped without an answer (and never looked up).
-    expect(logged(scan, 'ANSWERED')).toHaveLength(BAN_FAILURES);
-    expect(logged(scan, 'UNANSWERED')).toHaveLength(names.length - BAN_FAILURES);
+    // whose later INVITEs were dropped without an answer (and never looked up). INVITEs already
+    // being looked up when the ban began are refused as before: a few at most, at 20 a second.
+    const answered = logged(scan, 'ANSWERED').length;
+    expect(answered).toBeGreaterThanOrEqual(BAN_FAILURES);
+    expect(logged(scan, 'UNANSWERED').length).toBe(names.length - answered);
+    expect(answered).toBeLessThanOrEqual(names.length / 2);
     const gatewayRejections = async (source: string) =>
       (await client.withKey(gatewayKey).get(`/v1/gateway/rejections?source_address=${source}&limit=100`)).body
         .rejections as any[];
     await until(
       "the scanner's rejections",
-      async () => (await gatewayRejections('127.0.0.3')).length === BAN_FAILURES + 1,
+      async () => (await gatewayRejections('127.0.0.3')).length === answered + 1,
       SETTLE_DEADLINE_MS,
     );
+    // Each refused name once (unknown_user), and the ban once (source_banned).
     const reasons = (await gatewayRejections('127.0.0.3')).map((r) => r.reason).sort();
-    expect(reasons).toEqual([...Array(BAN_FAILURES).fill('unknown_user'), 'source_banned'].sort());
+    expect(reasons).toEqual([...Array(answered).fill('unknown_user'), 'source_banned'].sort());
     await until('the carrier records', async () => (await listed(line.id)).length === 10, SETTLE_DEADLINE_MS);
 
     // A flood of OPTIONS from one more address: pike bans a source past FLOOD_REQUESTS to three
     // times that in its 2 s sampling (its documented precision), then nothing is answered.
-    const answered = await floodOptions('127.0.0.4', udpPort, 400);
-    expect(answered).toBeGreaterThan(0);
-    expect(answered).toBeLessThanOrEqual(3 * FLOOD_REQUESTS + 1);
+    const flooded = await floodOptions('127.0.0.4', udpPort, 400);
+    expect(flooded).toBeGreaterThan(0);
+    expect(flooded).toBeLessThanOrEqual(3 * FLOOD_REQUESTS + 1);
     await until(
       "the flood's ban",
       async () => (await gatewayRejections('127.0.0.4')).some((r) => r.reason === 'source_banned'),
