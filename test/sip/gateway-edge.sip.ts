@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -35,6 +36,7 @@ describe('the reference SIP gateway at its edges', () => {
   let gateway: Spawned;
   let gatewaySettings: GatewaySettings;
   let udpPort: number;
+  let agentPort: number;
   let tcpPort: number;
   let tlsPort: number;
 
@@ -62,7 +64,7 @@ describe('the reference SIP gateway at its edges', () => {
       .filter((line) => pattern.test(line));
 
   beforeAll(async () => {
-    const agentPort = await freeUdpPort();
+    agentPort = await freeUdpPort();
     const refuserPort = await freeUdpPort();
     udpPort = await freeUdpPort();
     tcpPort = await freePort();
@@ -274,6 +276,39 @@ describe('the reference SIP gateway at its edges', () => {
       billable_seconds: 0,
     });
     expect((await rejections(down.id))[0]).toMatchObject({ reason: 'agent_unavailable', sip_code: 500 });
+  });
+
+  it('logs each record it drops with its id when a queue is full', async () => {
+    // A gateway of its own: a queue of 2 records, its trunk given statically (calls go through),
+    // and a Trunkline address nobody answers on (records stay queued).
+    const port = await freeUdpPort();
+    const user = 'spool-full';
+    const ha1 = createHash('md5').update(`${user}:${SIP_DOMAIN}:${PASSWORD}`).digest('hex');
+    const small = await startGateway(group, {
+      ...gatewaySettings,
+      sipPort: port,
+      listen: `udp:127.0.0.1:${port}`,
+      stateDir: join(dir, 'small-spool-state'),
+      trunklineUrl: `https://127.0.0.1:${await freePort()}/v1`,
+      env: {
+        GATEWAY_SPOOL_SIZE: '2',
+        GATEWAY_STATIC_TRUNK: `active|${ha1}|conn_spoolfull|*|sip:${user}@127.0.0.1:${agentPort}`,
+      },
+    });
+    const run = await calls({ user, password: PASSWORD, calls: 4, rate: 10, pauseMs: 100, gatewayPort: port });
+    succeeded(run);
+    const dropped = () =>
+      small
+        .output()
+        .split('\n')
+        .map((line) => /call record (call_[0-9a-f]{32}) dropped: queue full/.exec(line)?.[1])
+        .filter((id): id is string => id !== undefined);
+    await until('two records dropped', async () => dropped().length >= 2, SETTLE_DEADLINE_MS);
+    // 4 records, room for 2: the 2 others are logged once each, by the id of their call.
+    const ids = run.calls.map((c) => recordIdOf(c.callId));
+    expect(new Set(dropped()).size).toBe(2);
+    expect(dropped().every((id) => ids.includes(id))).toBe(true);
+    await small.stop();
   });
 
   it('takes calls over UDP, TCP and TLS, and over TCP alone (agents still reached over UDP)', async () => {
