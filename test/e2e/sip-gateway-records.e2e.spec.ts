@@ -200,6 +200,79 @@ describe('call records and rejections from a SIP gateway', () => {
     });
   });
 
+  it("lists the rejections no account owns to the platform's keys: unknown names, banned sources", async () => {
+    const scanner = '198.51.100.66';
+    const named = (await alice.post('/v1/trunks', customBody())).body;
+    const refusal = (i: number, overrides: Record<string, unknown>) => ({
+      id: `rej_scan${i}`,
+      at: at(600_000 + i * 1000),
+      sip_code: 403,
+      sip_reason: 'Forbidden',
+      source_address: scanner,
+      ...overrides,
+    });
+    const sent = [
+      refusal(0, { reason: 'unknown_user', sip_code: 404, sip_username: 'admin' }),
+      refusal(1, { reason: 'unknown_user', sip_code: 404, sip_username: 'test-1' }),
+      refusal(2, { reason: 'source_banned' }),
+      refusal(3, { reason: 'source_banned', sip_username: 'no-such-name' }),
+      // Named a real trunk: the trunk's account owns it, and the platform list does not show it.
+      refusal(4, { reason: 'source_banned', sip_username: named.sip_username }),
+      refusal(5, { reason: 'agent_busy', sip_code: 486, sip_reason: 'Busy Here', sip_username: named.sip_username }),
+      refusal(6, { reason: 'agent_unavailable', sip_code: 500, sip_username: named.sip_username }),
+    ];
+    expect(await post(gateway, '/v1/ingest/rejections', sent)).toEqual({ accepted: 7, rejected: [] });
+    const admin = app.admin;
+    const listed = await admin.get(`/v1/gateway/rejections?source_address=${scanner}&from=${at(0)}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.rejections.map((r: { id: string }) => r.id)).toEqual([
+      'rej_scan3',
+      'rej_scan2',
+      'rej_scan1',
+      'rej_scan0',
+    ]);
+    expect(listed.body.rejections[0]).toEqual({
+      id: 'rej_scan3',
+      at: at(603_000),
+      reason: 'source_banned',
+      sip_code: 403,
+      sip_reason: 'Forbidden',
+      source_address: scanner,
+      sip_username: 'no-such-name',
+      from: null,
+      to: null,
+    });
+    // Cursor pages, bound to their filters; reason filters.
+    const page = await gateway.get(`/v1/gateway/rejections?source_address=${scanner}&from=${at(0)}&limit=3`);
+    expect(page.body.pagination).toMatchObject({ limit: 3, has_more: true });
+    const rest = await gateway.get(
+      `/v1/gateway/rejections?source_address=${scanner}&from=${at(0)}&limit=3&cursor=${page.body.pagination.next_cursor}`,
+    );
+    expect(rest.body.rejections.map((r: { id: string }) => r.id)).toEqual(['rej_scan0']);
+    expect(rest.body.pagination).toEqual({ limit: 3, has_more: false, next_cursor: null });
+    expectError(
+      await gateway.get(`/v1/gateway/rejections?limit=3&cursor=${page.body.pagination.next_cursor}`),
+      400,
+      'invalid_params',
+    );
+    const banned = await gateway.get(
+      `/v1/gateway/rejections?reason=source_banned&source_address=${scanner}&from=${at(0)}`,
+    );
+    expect(banned.body.rejections.map((r: { id: string }) => r.id)).toEqual(['rej_scan3', 'rej_scan2']);
+    expectError(await admin.get('/v1/gateway/rejections?reason=bad_vibes'), 400, 'invalid_params');
+    expectError(await admin.get('/v1/gateway/rejections?source_address=carrier.example'), 400, 'invalid_params');
+    // The trunk's owner sees what named the trunk, with the agent's answers under their own reasons.
+    const owned = await alice.get(`/v1/trunks/${named.id}/rejections?from=${at(600_000)}`);
+    expect(owned.body.rejections.map((r: { reason: string }) => r.reason)).toEqual([
+      'agent_unavailable',
+      'agent_busy',
+      'source_banned',
+    ]);
+    // Account keys never see what belongs to no account.
+    const ingest = (await provisionAccountDirect(app, ['ingest'], 'Carol')).client;
+    for (const client of [alice, ingest]) expectError(await client.get('/v1/gateway/rejections'), 403, 'forbidden');
+  });
+
   it('fires an alert rule on rejections, even in a window without calls', async () => {
     const quiet = (await alice.post('/v1/trunks', customBody())).body;
     const rule = await alice.post('/v1/alert-rules', {
