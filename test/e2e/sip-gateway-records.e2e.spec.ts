@@ -114,6 +114,134 @@ describe('call records and rejections from a SIP gateway', () => {
     }
   });
 
+  it('keeps what a media gateway measures: turns with barge-in, MOS, billable seconds; and sums them', async () => {
+    const line = (await alice.post('/v1/trunks', customBody())).body;
+    const media = (overrides: Record<string, unknown>) => call({ trunk_id: line.id, ...overrides });
+    const turns = [
+      { turn_number: 1, speaker: 'agent', duration_ms: 1800, processing_time_ms: 0, start_offset_ms: 1_400 },
+      { turn_number: 2, speaker: 'caller', duration_ms: 2200, start_offset_ms: 3_600 },
+      {
+        turn_number: 3,
+        speaker: 'agent',
+        duration_ms: 900,
+        processing_time_ms: 640,
+        interrupted: true,
+        start_offset_ms: 6_440,
+      },
+      { turn_number: 4, speaker: 'caller', duration_ms: 1500, start_offset_ms: 7_100 },
+    ];
+    const records = [
+      // Answered 1.345 s in, ended 31.346 s in: 30 billable seconds of 31.
+      media({
+        id: 'call_media1',
+        turns,
+        metrics: {
+          ai_latency_ms: 640,
+          gateway_processing_ms: 3,
+          carrier_lag_ms: 20,
+          jitter_ms: 4,
+          packet_loss_percent: 0.5,
+          codec_used: 'PCMU',
+          mos: 4.3149,
+        },
+      }),
+      // The caller's RTP stopped: a media timeout, an abnormal end of an answered call.
+      media({ id: 'call_media2', disconnect_reason: 'media_timeout', mos: 2.1, billable_seconds: 12 }),
+      // The agent's WebSocket could not be reached: the carrier got 503, the class is stated.
+      media({
+        id: 'call_media3',
+        answered_at: undefined,
+        end_time: at(900),
+        sip_code: 503,
+        failure_class: 'agent_unreachable',
+      }),
+      // Cancelled while ringing: never answered, 0 billable, whatever its duration.
+      media({ id: 'call_media4', answered_at: undefined, end_time: at(4_000), sip_code: 487 }),
+    ];
+    expect(await post(gateway, '/v1/ingest/calls', records)).toEqual({ accepted: 4, rejected: [] });
+
+    const detail = (await alice.get('/v1/calls/call_media1')).body;
+    expect(detail).toMatchObject({
+      duration_seconds: 31,
+      billable_seconds: 30,
+      mos: 4.31,
+      metrics: { mos: 4.31, codec_used: 'PCMU' },
+    });
+    expect(detail.turns).toEqual([
+      { ...turns[0], interrupted: false },
+      { ...turns[1], processing_time_ms: 0, interrupted: false },
+      turns[2],
+      { ...turns[3], processing_time_ms: 0, interrupted: false },
+    ]);
+    expect((await alice.get('/v1/calls/call_media2')).body).toMatchObject({
+      status: 'disconnected',
+      failure_class: 'network',
+      retryable: true,
+      disconnect_reason: 'media_timeout',
+      billable_seconds: 12,
+      mos: 2.1,
+    });
+    expect((await alice.get('/v1/calls/call_media3')).body).toMatchObject({
+      status: 'failed',
+      failure_class: 'agent_unreachable',
+      billable_seconds: 0,
+      mos: null,
+    });
+    const listed = await alice.get(`/v1/calls?trunk_id=${line.id}`);
+    expect(
+      Object.fromEntries(
+        listed.body.calls.map((c: { id: string; billable_seconds: number; mos: number | null }) => [
+          c.id,
+          [c.billable_seconds, c.mos],
+        ]),
+      ),
+    ).toEqual({ call_media1: [30, 4.31], call_media2: [12, 2.1], call_media3: [0, null], call_media4: [0, null] });
+
+    const overview = (await alice.get(`/v1/analytics/overview?start_date=${at(-60_000)}&trunk_id=${line.id}`)).body;
+    expect(overview.summary).toMatchObject({
+      total_calls: 4,
+      answered_calls: 2,
+      total_duration_seconds: 31 + 31 + 0 + 4,
+      avg_duration_seconds: 16.5,
+      total_billable_seconds: 42,
+      avg_billable_seconds: 21,
+    });
+    expect(overview.quality.avg_mos).toBe(3.21);
+    // by_class counts the failed calls; the media timeout ended an answered call (disconnected).
+    expect(overview.failures.by_class).toMatchObject({ agent_unreachable: 1, network: 0 });
+
+    // A re-sent record replaces the old one in every sum.
+    await post(gateway, '/v1/ingest/calls', [{ ...records[1], mos: 3.9, billable_seconds: 20 }]);
+    const again = (await alice.get(`/v1/analytics/overview?start_date=${at(-60_000)}&trunk_id=${line.id}`)).body;
+    expect(again.summary).toMatchObject({ answered_calls: 2, total_billable_seconds: 50 });
+    expect(again.quality.avg_mos).toBe(4.11);
+  });
+
+  it('refuses a MOS, billable seconds or turn flag that cannot be, one record at a time', async () => {
+    const result = await post(gateway, '/v1/ingest/calls', [
+      call({ id: 'call_mos_high', mos: 4.6 }),
+      call({ id: 'call_mos_low', metrics: { mos: 0.5 } }),
+      call({ id: 'call_billable_long', billable_seconds: 32 }),
+      call({ id: 'call_billable_unanswered', answered_at: undefined, sip_code: 486, billable_seconds: 3 }),
+      call({ id: 'call_turn_flag', turns: [{ turn_number: 1, speaker: 'agent', duration_ms: 5, interrupted: 'yes' }] }),
+      call({
+        id: 'call_turn_offset',
+        turns: [{ turn_number: 1, speaker: 'agent', duration_ms: 5, start_offset_ms: -1 }],
+      }),
+      call({ id: 'call_media_ok', mos: 1, billable_seconds: 0 }),
+    ]);
+    expect(result.accepted).toBe(1);
+    expect(result.rejected.map((r) => [r.index, r.code])).toEqual([
+      [0, 'invalid_field'],
+      [1, 'invalid_field'],
+      [2, 'invalid_field'],
+      [3, 'invalid_field'],
+      [4, 'invalid_field'],
+      [5, 'invalid_field'],
+    ]);
+    expect((await alice.get('/v1/calls/call_media_ok')).body).toMatchObject({ billable_seconds: 0, mos: 1 });
+  });
+
   it("refuses a record for another account's trunk from an account key, and a malformed one on its own", async () => {
     const bobIngest = (await provisionAccountDirect(app, ['ingest'], 'Bob gateway')).client;
     const result = await post(bobIngest, '/v1/ingest/calls', [call({ id: 'call_notbobs' })]);
