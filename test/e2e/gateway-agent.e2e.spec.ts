@@ -3,7 +3,7 @@ import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-a
 import { customBody, ELEVENLABS_KEY, elevenlabsBody, OPENAI_KEY, trunkBody } from '../support/trunk-requests';
 
 /**
- * The media gateway's agent lookup (docs/media-gateway.md): provider keys in clear for the
+ * The media gateway's agent lookup (docs/sip-gateway.md, "The agent lookup"): provider keys in clear for the
  * platform's gateway key only, every answer an AgentCredentialsRead event in the account's audit
  * log, and nothing for any other key.
  */

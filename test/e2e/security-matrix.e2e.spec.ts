@@ -19,7 +19,7 @@ const RULES: { area: Area; match: RegExp }[] = [
   // The console and the API reference: static pages, no data without a key.
   { area: 'public', match: /^\/(console|docs)(\/|$)/ },
   { area: 'admin', match: /^\/v1\/(accounts|api-keys)(\/|$)/ },
-  // Provider keys in clear for the media gateway (docs/media-gateway.md): the gateway key only.
+  // Provider keys in clear for the media gateway (docs/sip-gateway.md, "The agent lookup"): the gateway key only.
   { area: 'gateway', match: /^\/v1\/gateway\/trunks\/[^/]+\/agent$/ },
   // What belongs to no account (docs/sip-gateway.md): the platform's keys, admin or gateway.
   { area: 'platform', match: /^\/v1\/gateway\/rejections$/ },

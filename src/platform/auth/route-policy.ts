@@ -17,7 +17,7 @@ const PUBLIC_PAGES = /^\/(console|docs)(\/|$)/;
 export function policyFor(path: string): RoutePolicy {
   if (PUBLIC.has(path) || PUBLIC_PAGES.test(path)) return { kind: 'public' };
   if (/^\/v1\/(accounts|api-keys)(\/|$)/.test(path)) return { kind: 'scoped', area: 'admin' };
-  // Provider secrets in clear: the platform's gateway key only (docs/media-gateway.md).
+  // Provider secrets in clear: the platform's gateway key only (docs/sip-gateway.md, "The agent lookup").
   if (/^\/v1\/gateway\/trunks\/[^/]*\/agent\/?$/.test(path)) return { kind: 'scoped', area: 'gateway' };
   // What belongs to no account: the platform's keys (admin or gateway) only.
   if (/^\/v1\/gateway\/rejections\/?$/.test(path)) return { kind: 'scoped', area: 'platform' };

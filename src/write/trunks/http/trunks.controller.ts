@@ -83,7 +83,7 @@ export class TrunksWriteController {
 
 /**
  * The media gateway's lookup of a trunk's agent, secrets in clear. A GET that appends an event:
- * the read itself is what the audit log records (docs/media-gateway.md, docs/audit.md).
+ * the read itself is what the audit log records (docs/sip-gateway.md, docs/audit.md).
  */
 @ApiTags('gateway')
 @ApiBearerAuth()
