@@ -69,7 +69,7 @@ export function TurnTimeline({ turns }: { turns: readonly Turn[] }) {
     </div>
   );
   return (
-    <div class="timeline" data-testid="turn-timeline">
+    <div class="turn-timeline" data-testid="turn-timeline">
       <p>
         {turns.length} turns over {seconds(span)}
         {average !== null && <> · agent response {fmtMs(average)} on average</>}
