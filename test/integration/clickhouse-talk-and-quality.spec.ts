@@ -132,3 +132,36 @@ describe('billable seconds, answered calls and MOS (migration 5)', () => {
     expect(await talkSums(ch, 'account_talk_hourly')).toEqual(before);
   }, 60_000);
 });
+
+describe('migration 5 over rows stored before migration 3 (no signalling columns in their parts)', () => {
+  let ch: ClickHouseExecutor;
+  beforeAll(async () => {
+    ch = await createClickHouse({ url: null, dataDir: join(root, 'ch-old'), migrations: [] });
+  }, 60_000);
+  afterAll(() => ch?.close());
+
+  it('answers them by status alone: answered unless failed, billable = the whole duration', async () => {
+    await runMigrations(
+      ch,
+      CLICKHOUSE_MIGRATIONS.filter((m) => m.version < 3),
+    );
+    await ch.command(`INSERT INTO call_records (account_id, start_time, call_id, version, sign, trunk_id, status, duration_seconds, end_time)
+      SELECT 'acct_old', fromUnixTimestamp64Milli(toInt64(${T0} + k * 60_000), 'UTC'), concat('call_', toString(k)), 1, 1, 'conn_old',
+        ['connected', 'failed', 'disconnected'][1 + k % 3], k % 50, fromUnixTimestamp64Milli(toInt64(${T0} + k * 60_000 + (k % 50) * 1000), 'UTC')
+      FROM (SELECT number AS k FROM numbers(90))`);
+    expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([3, 4, 5]);
+    const rows = await ch.query<{
+      status: string;
+      duration_seconds: number;
+      answered: number;
+      billable_seconds: number;
+    }>('SELECT status, duration_seconds, answered, billable_seconds FROM call_records FINAL');
+    expect(rows).toHaveLength(90);
+    for (const r of rows)
+      expect([Number(r.answered), Number(r.billable_seconds)]).toEqual(
+        r.status === 'failed' ? [0, 0] : [1, Number(r.duration_seconds)],
+      );
+    const [sums] = await talkSums(ch, 'account_talk_hourly');
+    expect(sums.answered).toBe(60);
+  }, 60_000);
+});

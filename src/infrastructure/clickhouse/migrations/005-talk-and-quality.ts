@@ -11,12 +11,13 @@ export const TALK_SUMS = ['answered', 'billable_sum', 'mos_calls', 'mos_centi_su
  * failed and its final code (if any) is 2xx; billable = answer → end floored, at most the
  * duration, the whole duration without signalling times, 0 when never answered.
  */
-const CODE = 'assumeNotNull(sip_code)';
+// No assumeNotNull: in parts written before migration 3, answered_at and sip_code do not exist and
+// read as NULL of type Nullable(Nothing), which assumeNotNull cannot turn into a column.
+const CODE = 'ifNull(sip_code, 0)';
 export const ANSWERED_SQL = `toUInt8(answered_at IS NOT NULL OR (status != 'failed' AND (sip_code IS NULL OR (${CODE} >= 200 AND ${CODE} < 300))))`;
-const TALKED_MS =
-  'toUnixTimestamp64Milli(assumeNotNull(end_time)) - toUnixTimestamp64Milli(assumeNotNull(answered_at))';
-export const BILLABLE_SQL = `toUInt32(if(${ANSWERED_SQL} = 0, 0, if(answered_at IS NULL OR end_time IS NULL, toInt64(duration_seconds),
-  least(toInt64(duration_seconds), greatest(toInt64(0), intDiv(${TALKED_MS}, 1000))))))`;
+const TALKED_MS = 'toUnixTimestamp64Milli(end_time) - toUnixTimestamp64Milli(answered_at)';
+export const BILLABLE_SQL = `toUInt32(ifNull(if(${ANSWERED_SQL} = 0, 0, if(answered_at IS NULL OR end_time IS NULL, toInt64(duration_seconds),
+  least(toInt64(duration_seconds), greatest(toInt64(0), intDiv(${TALKED_MS}, 1000))))), 0))`;
 
 /** Per hour and trunk: answered calls, billable seconds, and the calls with a MOS with its sum in hundredths. */
 const TALK_HOURLY_SELECT = `SELECT
