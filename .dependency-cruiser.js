@@ -1,17 +1,102 @@
 /**
  * The layering of the house, checked on every `npm test` (`npm run lint:deps`).
- * Roles are folders: `write/`, `read/` and `projections/` at the top of src/ or inside a feature
- * folder (src/webhooks/write/ is the write side of the webhooks feature), so one rule covers both.
+ * Every feature has one shape: `src/<feature>/{domain,contracts,write,read,projections,http}` and its
+ * module (src/trunks/write/ is the write side of trunks), so each role rule covers every feature.
+ * Below the features: `eventsourcing/` (command and projection runners, checkpoints), the
+ * `platform/` floor (HTTP primitives, errors, logging, config), `infrastructure/` (adapters) and
+ * `shared/` (the kernel). Above them: `access/` (request gate, authentication, read-ahead, health).
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const WRITE = '^src/(write|[a-z-]+/write)/';
-const READ = '^src/(read|[a-z-]+/read)/';
-const PROJECTIONS = '^src/(projections|[a-z-]+/projections)/';
+const WRITE = '^src/[a-z-]+/write/';
+const READ = '^src/[a-z-]+/read/';
+const PROJECTIONS = '^src/[a-z-]+/projections/';
+const CONTRACTS = '^src/[a-z-]+/contracts/';
 // Resolved module paths: node_modules/<package>/…
 const FRAMEWORKS =
   'node_modules/(@nestjs|fastify|@fastify|ioredis|pg|@electric-sql|@eventstore|@clickhouse|chdb|pino|rxjs|class-validator|class-transformer|reflect-metadata)/';
 
+/**
+ * The folders of src/ from the top down, and what each may import besides itself, with the reason.
+ * Every import between two top-level folders must be drawn here (`allowed` below): one the
+ * architecture does not draw fails `npm run lint` as `not-in-allowed`, so the knot of folders
+ * importing one another cannot come back one reasonable-looking import at a time. The folder
+ * diagram in docs/architecture.md is drawn from the code (`npm run docs:architecture`).
+ */
+const FLOOR = ['eventsourcing', 'platform', 'infrastructure', 'shared'];
+const LAYERS = {
+  access: {
+    may: [...FLOOR, 'accounts', 'api-keys', 'trunks', 'rate-limiting'],
+    why:
+      'the edge: the gate authenticates with the api-keys lookup, counts with the rate limiter and ' +
+      "answers read-ahead routes with the accounts' and trunks' own view functions",
+  },
+  audit: {
+    may: [...FLOOR, 'accounts/domain', 'api-keys/domain', 'trunks/domain', 'webhooks/domain'],
+    why: "the audit log names every feature's streams (their domain/ stream functions), nothing else of them",
+  },
+  webhooks: {
+    may: [...FLOOR, 'analytics', 'calls', 'trunks'],
+    why:
+      'alerts evaluate the analytics overview, call.completed listens to call ingestion, and an ' +
+      "alert rule checks its trunk through the trunks' query",
+  },
+  analytics: { may: [...FLOOR, 'rejections'], why: "the overview counts the gateway's rejections beside the calls" },
+  rejections: {
+    may: [...FLOOR, 'calls', 'trunks'],
+    why: 'rejections share the call records vocabulary (fields, signalling) and look their trunk up in its view',
+  },
+  'read-models': {
+    may: [...FLOOR, 'accounts', 'api-keys', 'trunks'],
+    why: 'the runner of the accounts, API-key and trunk projections',
+  },
+  calls: { may: [...FLOOR, 'trunks'], why: 'ingestion looks each record’s trunk up in the trunk view' },
+  'api-keys': {
+    may: [...FLOOR, 'accounts', 'rate-limiting'],
+    why: "issuing a key checks its account's state; a key's usage comes from the rate limiter's store",
+  },
+  trunks: { may: FLOOR, why: 'a feature on the floor' },
+  accounts: { may: FLOOR, why: 'a feature on the floor' },
+  idempotency: { may: FLOOR, why: 'the Idempotency-Key guard and its stores' },
+  'rate-limiting': { may: FLOOR, why: 'the limiter and key usage stores, and the window arithmetic' },
+  console: { may: FLOOR, why: 'serves the web console and the API docs page' },
+  eventsourcing: {
+    may: ['infrastructure', 'shared'],
+    why: 'the machinery features use (runners, checkpoints, ports) stands on the adapters only',
+  },
+  platform: { may: ['infrastructure', 'shared'], why: 'the floor: HTTP primitives, errors, logging, config' },
+  infrastructure: { may: ['shared'], why: 'adapters implement ports and know no feature' },
+  tools: { may: ['shared'], why: 'test and bench data generators' },
+  shared: { may: [], why: 'the kernel' },
+};
+
+const allowed = [
+  {
+    comment: 'packages and Node built-ins (the framework rules above say who may use which)',
+    from: {},
+    to: { pathNot: '^src/' },
+  },
+  {
+    comment: 'within one top-level folder (the role rules above govern inside it)',
+    from: { path: '^src/([^/]+)/' },
+    to: { path: '^src/$1/' },
+  },
+  {
+    comment: 'the composition root (app.*, main.ts) and the command-line entry points see every module',
+    from: { path: ['^src/[^/]+\\.ts$', '^src/cli/'] },
+    to: { path: '^src/' },
+  },
+  ...Object.entries(LAYERS)
+    .filter(([, layer]) => layer.may.length > 0)
+    .map(([folder, layer]) => ({
+      comment: `${folder}/: ${layer.why}`,
+      from: { path: `^src/${folder}/` },
+      to: { path: `^src/(${layer.may.join('|')})/` },
+    })),
+];
+
 module.exports = {
+  allowed,
+  allowedSeverity: 'error',
   forbidden: [
     {
       name: 'no-circular',
@@ -70,7 +155,7 @@ module.exports = {
       severity: 'error',
       comment:
         'A projection is a pure function of events to read-model writes; it knows the events ' +
-        "(src/domain/, a feature's domain/) but never a command handler, a controller or a query.",
+        "(its feature's domain/, or another's) but never a command handler, a controller or a query.",
       from: { path: PROJECTIONS },
       to: { path: [WRITE, READ] },
     },
@@ -81,7 +166,7 @@ module.exports = {
         'Projections are replayed (rebuilds, restarts, takeovers): one that sent webhooks or fired ' +
         'alerts would send them again. Side effects are feature modules that listen instead.',
       from: { path: PROJECTIONS },
-      to: { path: ['^src/webhooks/(delivery|alerts|calls)/', '^src/ingestion/'] },
+      to: { path: ['^src/webhooks/(delivery|alerts|calls)/', '^src/[a-z-]+/ingestion/'] },
     },
     {
       name: 'write-never-causes-side-effects',
@@ -93,21 +178,40 @@ module.exports = {
       to: { path: '^src/webhooks/(delivery|alerts|calls)/' },
     },
     {
-      name: 'platform-never-imports-write',
+      name: 'platform-is-a-floor',
       severity: 'error',
       comment:
-        'The platform (config, HTTP, auth gate, logging) serves every feature; commands and their ' +
-        'events belong to the write side, which alone appends to the event store.',
+        'platform/ (config, HTTP primitives, errors, logging, OpenAPI) is the floor every feature ' +
+        'stands on; one import of a feature or of the access layer would tie every feature to it.',
       from: { path: '^src/platform/' },
-      to: { path: WRITE },
+      to: { path: '^src/', pathNot: ['^src/platform/', '^src/infrastructure/', '^src/shared/'] },
+    },
+    {
+      name: 'eventsourcing-knows-no-feature',
+      severity: 'error',
+      comment:
+        'eventsourcing/ is the machinery (command runner, projection runner, checkpoints, catch-up, ' +
+        'the ports read-your-writes and read-model status) that features use; a feature named ' +
+        'there would make every other feature depend on it.',
+      from: { path: '^src/eventsourcing/' },
+      to: { path: '^src/', pathNot: ['^src/eventsourcing/', '^src/platform/', '^src/infrastructure/', '^src/shared/'] },
+    },
+    {
+      name: 'nothing-imports-access',
+      severity: 'error',
+      comment:
+        'access/ (request gate, authentication, read-ahead answers, health) sits above the features ' +
+        'and sees them; a feature reaching up into it would knot the edge to what it guards.',
+      from: { path: '^src/', pathNot: ['^src/access/', '^src/app\\.', '^src/main\\.ts$'] },
+      to: { path: '^src/access/' },
     },
     {
       name: 'contracts-import-no-role',
       severity: 'error',
       comment:
-        'contracts/ holds the shapes both the write and the read side answer with; importing either ' +
+        "A feature's contracts/ holds the shapes both its write and read side answer with; importing either " +
         'side from there would bring the coupling back that it exists to remove.',
-      from: { path: '^src/contracts/' },
+      from: { path: CONTRACTS },
       to: { path: [WRITE, READ, PROJECTIONS] },
     },
     {
@@ -126,17 +230,7 @@ module.exports = {
         'Adapters implement ports; they know no command, query, projection or feature. A port a ' +
         'feature needs lives with the feature, its adapter beside it.',
       from: { path: '^src/infrastructure/' },
-      to: {
-        path: [
-          WRITE,
-          READ,
-          PROJECTIONS,
-          '^src/webhooks/',
-          '^src/ingestion/',
-          '^src/rate-limiting/',
-          '^src/idempotency/',
-        ],
-      },
+      to: { path: '^src/', pathNot: ['^src/infrastructure/', '^src/shared/'] },
     },
     {
       name: 'no-orphans',
@@ -157,3 +251,6 @@ module.exports = {
     reporterOptions: { text: { highlightFocused: true } },
   },
 };
+// The layer table, for the docs' diagram (scripts/architecture/folder-map.ts); not enumerable, so
+// dependency-cruiser's validation of the configuration does not see it.
+Object.defineProperty(module.exports, 'LAYERS', { value: LAYERS, enumerable: false });

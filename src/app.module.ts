@@ -5,9 +5,10 @@ import type { Logger } from 'pino';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { ClusterModule } from './infrastructure/cluster/cluster.module';
 import { CLUSTER, ClusterServices } from './infrastructure/cluster/cluster.port';
-import { AdminBootstrap } from './write/api-keys/admin-key.bootstrap';
-import { Authenticator } from './platform/auth/authenticator';
-import { CREDENTIAL_REVOCATIONS, RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { AdminBootstrap } from './api-keys/write/admin-key.bootstrap';
+import { Authenticator } from './access/authenticator';
+import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { CREDENTIAL_REVOCATIONS, CredentialsModule } from './access/credentials/credentials.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import {
   auditSettings,
@@ -22,65 +23,68 @@ import {
   webhookSettings,
   writeSettings,
 } from './app.settings';
-import { AUTH_SETTINGS } from './platform/auth/auth.settings';
-import { PROJECTION_SETTINGS } from './projections/projection.settings';
-import { READ_SETTINGS } from './read/read.settings';
-import { ReadAheadRoutes } from './read/read-ahead.routes';
-import { WRITE_SETTINGS } from './write/write.settings';
-import { RequestGate } from './platform/auth/request-gate';
+import { AUTH_SETTINGS } from './platform/config/auth.settings';
+import { PROJECTION_SETTINGS } from './eventsourcing/projection.settings';
+import { READ_SETTINGS } from './trunks/read/read.settings';
+import { ReadAheadRoutes } from './access/read-ahead.routes';
+import { WRITE_SETTINGS } from './platform/config/write.settings';
+import { RequestGate } from './access/request-gate';
 import { APP_CONFIG, AppConfig } from './platform/config/app-config';
-import { HealthController } from './platform/health/health.controller';
+import { HealthController } from './access/health.controller';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { RouteTable } from './platform/http/route-table';
 import { AppLogger } from './platform/logging/logging';
 import { OpenApiController, OpenApiDocument } from './platform/openapi/openapi.controller';
-import { ReadModels } from './projections/read-models.service';
-import { GetAccountHandler, ListAccountsHandler } from './read/accounts/accounts.queries';
-import { AccountsReadController } from './read/accounts/http/accounts.controller';
-import { ListApiKeysHandler } from './read/api-keys/api-keys.queries';
-import { ApiKeysReadController } from './read/api-keys/http/api-keys.controller';
-import { CLOCK, systemClock } from './shared/clock';
-import { CreateAccountHandler } from './write/accounts/create-account.handler';
-import { AccountsWriteController } from './write/accounts/http/accounts.controller';
-import { IssueApiKeyHandler, RevokeApiKeyHandler } from './write/api-keys/api-key.handlers';
-import { KEY_REVOCATIONS } from './write/api-keys/key-revocations.port';
-import { ApiKeysWriteController } from './write/api-keys/http/api-keys.controller';
-import { CommandRunner } from './write/command-runner';
-import { READ_YOUR_WRITES } from './write/read-your-writes.port';
-import { GatewayController } from './read/gateway/http/gateway.controller';
-import { LookupGatewayTrunkHandler } from './read/gateway/gateway.queries';
-import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './read/trunk-history/trunk-history.queries';
-import { ListTrunksAsOfHandler } from './read/trunk-history/trunks-as-of.query';
-import { TrunksReadController } from './read/trunks/http/trunks.controller';
-import { ClickHouseTrunkStats } from './read/trunks/clickhouse-trunk-stats';
-import { CALL_RECORD_WRITER, CallIngestion } from './ingestion/call-ingestion.service';
-import { CallRecordWriter, sharedWriterOptions } from './ingestion/call-record.writer';
-import { IngestController } from './ingestion/http/ingest.controller';
+import { ReadModels } from './read-models/read-models.service';
+import { GetAccountHandler, ListAccountsHandler } from './accounts/read/accounts.queries';
+import { AccountsReadController } from './accounts/http/accounts-read.controller';
+import { ListApiKeysHandler } from './api-keys/read/api-keys.queries';
+import { ApiKeysReadController } from './api-keys/http/api-keys-read.controller';
+import { Clock, CLOCK, systemClock } from './shared/clock';
+import { CreateAccountHandler } from './accounts/write/create-account.handler';
+import { AccountsWriteController } from './accounts/http/accounts.controller';
+import { IssueApiKeyHandler, RevokeApiKeyHandler } from './api-keys/write/api-key.handlers';
+import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
+import { ApiKeysWriteController } from './api-keys/http/api-keys.controller';
+import { CommandRunner } from './eventsourcing/command-runner';
+import { READ_YOUR_WRITES } from './eventsourcing/read-your-writes.port';
+import { READ_MODEL_STATUS } from './eventsourcing/read-model-status.port';
+import { GatewayController } from './trunks/http/gateway.controller';
+import { LookupGatewayTrunkHandler } from './trunks/read/gateway.queries';
+import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './trunks/read/trunk-history.queries';
+import { ListTrunksAsOfHandler } from './trunks/read/trunks-as-of.query';
+import { TrunksReadController } from './trunks/http/trunks-read.controller';
+import { ClickHouseTrunkStats } from './trunks/read/clickhouse-trunk-stats';
+import { CALL_RECORD_WRITER, CallIngestion } from './calls/ingestion/call-ingestion.service';
+import { CallRecordWriter, sharedWriterOptions } from './calls/ingestion/call-record.writer';
+import { IngestController } from './calls/http/ingest.controller';
 import { CLICKHOUSE, ClickHouseExecutor } from './infrastructure/clickhouse/clickhouse.port';
-import { CallsController } from './read/calls/http/calls.controller';
-import { GetCallHandler, ListCallsHandler } from './read/calls/calls.queries';
-import { AnalyticsController } from './read/analytics/http/analytics.controller';
-import { GetAnalyticsOverviewHandler } from './read/analytics/analytics.queries';
-import { IngestionLifecycle } from './ingestion/ingestion.lifecycle';
-import { TRUNK_STATS_READER } from './read/trunks/trunk-stats.port';
-import { GetTrunkHandler, ListTrunksHandler } from './read/trunks/trunk.queries';
-import { Reservations } from './write/reservations/reservation.service';
-import { CreateTrunkHandler } from './write/trunks/create-trunk.handler';
-import { DeleteTrunkHandler } from './write/trunks/delete-trunk.handler';
-import { GatewayAgentController, TrunksWriteController } from './write/trunks/http/trunks.controller';
-import { ReadAgentCredentialsHandler } from './write/trunks/read-agent-credentials.handler';
-import { RotateSipPasswordHandler } from './write/trunks/rotate-sip-password.handler';
-import { TrunkSupport } from './write/trunks/trunk-support';
-import { UpdateTrunkHandler } from './write/trunks/update-trunk.handler';
+import { CallsController } from './calls/http/calls.controller';
+import { GetCallHandler, ListCallsHandler } from './calls/read/calls.queries';
+import { AnalyticsController } from './analytics/http/analytics.controller';
+import { GetAnalyticsOverviewHandler } from './analytics/read/analytics.queries';
+import { IngestionLifecycle } from './calls/ingestion/ingestion.lifecycle';
+import { TRUNK_STATS_READER } from './trunks/read/trunk-stats.port';
+import { GetTrunkHandler, ListTrunksHandler } from './trunks/read/trunk.queries';
+import { Reservations } from './trunks/write/reservation.service';
+import { CreateTrunkHandler } from './trunks/write/create-trunk.handler';
+import { DeleteTrunkHandler } from './trunks/write/delete-trunk.handler';
+import { GatewayAgentController, TrunksWriteController } from './trunks/http/trunks.controller';
+import { ReadAgentCredentialsHandler } from './trunks/write/read-agent-credentials.handler';
+import { RotateSipPasswordHandler } from './trunks/write/rotate-sip-password.handler';
+import { TrunkSupport } from './trunks/write/trunk-support';
+import { UpdateTrunkHandler } from './trunks/write/update-trunk.handler';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuditModule } from './audit/audit.module';
 import { RejectionsModule } from './rejections/rejections.module';
-import { ListGatewayChangesHandler } from './read/gateway/gateway-changes.query';
+import { ListGatewayChangesHandler } from './trunks/read/gateway-changes.query';
 import { ConsoleModule } from './console/console.module';
 
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
   logger: Logger;
+  /** The system clock unless given (tests move time instead of waiting for it). */
+  clock?: Clock;
 }
 
 @Module({})
@@ -91,7 +95,7 @@ export class AppModule {
       global: true,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: CLOCK, useValue: systemClock },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
         { provide: AppLogger, useValue: new AppLogger(options.logger) },
         // Each role's slice of the configuration; modules of their own get theirs in forRoot.
         { provide: WRITE_SETTINGS, useValue: writeSettings(config) },
@@ -102,6 +106,7 @@ export class AppModule {
       exports: [APP_CONFIG, CLOCK, AppLogger, WRITE_SETTINGS, READ_SETTINGS, PROJECTION_SETTINGS, AUTH_SETTINGS],
     };
     const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);
+    const rateLimiting = RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure);
     return {
       module: AppModule,
       imports: [
@@ -109,7 +114,8 @@ export class AppModule {
         CqrsModule.forRoot(),
         infrastructure,
         ClusterModule.forRoot(clusterSettings(config), options.logger),
-        RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure),
+        rateLimiting,
+        CredentialsModule.forRoot(rateLimitSettings(config), rateLimiting, infrastructure),
         IdempotencyModule.forRoot(idempotencySettings(config), infrastructure),
         WebhooksModule.forRoot(webhookSettings(config)),
         AuditModule.forRoot(auditSettings(config)),
@@ -138,6 +144,7 @@ export class AppModule {
         CommandRunner,
         ReadModels,
         { provide: READ_YOUR_WRITES, useExisting: ReadModels },
+        { provide: READ_MODEL_STATUS, useExisting: ReadModels },
         { provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS },
         Authenticator,
         RequestGate,

@@ -1,14 +1,14 @@
 import type { ClusterSettings, InfrastructureSettings } from './infrastructure/infrastructure.settings';
 import { AppConfig, readModelNamespace } from './platform/config/app-config';
-import type { AuthSettings } from './platform/auth/auth.settings';
+import type { AuthSettings } from './platform/config/auth.settings';
 import type { AuditSettings } from './audit/audit.settings';
 import type { ConsoleSettings } from './console/console.settings';
-import type { ProjectionSettings } from './projections/projection.settings';
+import type { ProjectionSettings } from './eventsourcing/projection.settings';
 import type { RateLimitSettings } from './rate-limiting/rate-limiting.module';
 import { IDEMPOTENCY_DEFAULTS, IdempotencySettings } from './idempotency/idempotency.settings';
-import type { ReadSettings } from './read/read.settings';
+import type { ReadSettings } from './trunks/read/read.settings';
 import type { WebhookSettings } from './webhooks/webhooks.settings';
-import type { WriteSettings } from './write/write.settings';
+import type { WriteSettings } from './platform/config/write.settings';
 
 /*
  * The composition root cuts the configuration, validated once at start (loadConfig), into the
@@ -18,6 +18,7 @@ import type { WriteSettings } from './write/write.settings';
 export function infrastructureSettings(config: AppConfig): InfrastructureSettings {
   return {
     redisUrl: config.redisUrl,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
     readModelNamespace: readModelNamespace(config),
     eventStoreUrl: config.eventStoreUrl,
     eventStoreSchema: config.eventStoreSchema,

@@ -1,5 +1,5 @@
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { aggregateRange, overviewBranches, overviewSql } from '../../src/read/analytics/analytics.sql';
+import { aggregateRange, overviewBranches, overviewSql } from '../../src/analytics/read/analytics.sql';
 import type { BreakdownRequest, StatementTime } from './analytics-messages';
 import { summarize, timeSequential } from './analytics-timing';
 

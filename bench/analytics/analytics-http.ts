@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import { encodeCursor, filterFingerprint } from '../../src/read/calls/call-cursor';
-import type { ListCallsQueryDto } from '../../src/read/calls/call.dto';
+import { encodeCursor, filterFingerprint } from '../../src/calls/read/call-cursor';
+import type { ListCallsQueryDto } from '../../src/calls/read/call.dto';
 import type { Headline } from './analytics-messages';
 import { timeSequential } from './analytics-timing';
 

@@ -1,6 +1,6 @@
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { talkOf } from '../../src/ingestion/call-record';
-import { CallRow, EnrichedCallRecord, rowOf } from '../../src/ingestion/call-record.row';
+import { talkOf } from '../../src/calls/ingestion/call-record';
+import { CallRow, EnrichedCallRecord, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
 import type { LoadResult, LoadSpec } from './analytics-messages';
 

@@ -1,4 +1,4 @@
-import { accountKeys } from '../../src/projections/accounts/accounts.projection';
+import { accountKeys } from '../../src/accounts/projections/accounts.projection';
 import { benchEventStoreAppends } from '../event-store/event-store-appends';
 import { type BareServerSpec, startBareServer } from '../lib/bare-baseline';
 import { progress, runBench } from '../lib/bench-main';

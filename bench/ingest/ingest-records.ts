@@ -1,5 +1,5 @@
-import { type CallRow, type EnrichedCallRecord, rowOf } from '../../src/ingestion/call-record.row';
-import { validateCallRecord } from '../../src/ingestion/call-record.validation';
+import { type CallRow, type EnrichedCallRecord, rowOf } from '../../src/calls/ingestion/call-record.row';
+import { validateCallRecord } from '../../src/calls/ingestion/call-record.validation';
 import type { CallRecordInput } from '../../src/tools/call-generator';
 import type { RecordSpec } from '../lib/call-records';
 

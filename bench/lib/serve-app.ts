@@ -1,10 +1,10 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { createApp, type RunningApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/app-config';
-import { CreateAccount } from '../../src/write/accounts/create-account.handler';
-import { IssueApiKey } from '../../src/write/api-keys/api-key.handlers';
-import { CreateTrunk } from '../../src/write/trunks/create-trunk.handler';
-import type { CreateTrunkRequestDto } from '../../src/write/trunks/dto/create-trunk.request.dto';
+import { CreateAccount } from '../../src/accounts/write/create-account.handler';
+import { IssueApiKey } from '../../src/api-keys/write/api-key.handlers';
+import { CreateTrunk } from '../../src/trunks/write/create-trunk.handler';
+import type { CreateTrunkRequestDto } from '../../src/trunks/write/dto/create-trunk.request.dto';
 import {
   type AppProvision,
   type AppReady,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { accountKeys } from '../../src/projections/accounts/accounts.projection';
-import { trunkKeys } from '../../src/projections/trunks/trunk-view';
+import { accountKeys } from '../../src/accounts/projections/accounts.projection';
+import { trunkKeys } from '../../src/trunks/projections/trunk-view';
 
 export interface Check {
   what: string;

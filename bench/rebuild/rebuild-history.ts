@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ExpectedVersion, NewEvent } from '../../src/infrastructure/event-store/event-store.port';
-import { accountDecider, accountStream } from '../../src/domain/accounts/account.decider';
-import { apiKeyDecider, apiKeyStream } from '../../src/domain/api-keys/api-key.decider';
+import { accountDecider, accountStream } from '../../src/accounts/domain/account.decider';
+import { apiKeyDecider, apiKeyStream } from '../../src/api-keys/domain/api-key.decider';
 
 /** One append of the seeded history: what the app's command handlers would have appended. */
 export interface Append {

@@ -3,9 +3,9 @@ import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/cli
 import type { EventStore, GlobalPosition } from '../../src/infrastructure/event-store/event-store.port';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
 import type { SecretBox } from '../../src/infrastructure/secrets/secret-box.port';
-import { TrunkDimensionProjector } from '../../src/projections/clickhouse/trunk-dimension.projector';
-import { ProjectionRunner, rebuildTogether } from '../../src/projections/projection-runner';
-import { buildReadModelProjections } from '../../src/projections/read-models.service';
+import { TrunkDimensionProjector } from '../../src/trunks/projections/trunk-dimension.projector';
+import { ProjectionRunner, rebuildTogether } from '../../src/eventsourcing/projection-runner';
+import { buildReadModelProjections } from '../../src/read-models/read-models.service';
 import { webhookProjections } from '../../src/webhooks/projections/webhook-read-models.service';
 
 export interface Timed {

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '../../src/infrastructure/secrets/secret-box.port';
-import {
-  reservationDecider,
-  sipUsernameStream,
-  trunkNameStream,
-} from '../../src/domain/reservations/reservation.decider';
-import { type TrunkCommand, trunkDecider, type TrunkState, trunkStream } from '../../src/domain/trunks/trunk.decider';
-import type { TrunkEvent } from '../../src/domain/trunks/trunk.events';
-import type { Provider, ProviderWiring } from '../../src/domain/trunks/trunk.types';
+import { reservationDecider, sipUsernameStream, trunkNameStream } from '../../src/trunks/domain/reservation.decider';
+import { type TrunkCommand, trunkDecider, type TrunkState, trunkStream } from '../../src/trunks/domain/trunk.decider';
+import type { TrunkEvent } from '../../src/trunks/domain/trunk.events';
+import type { Provider, ProviderWiring } from '../../src/trunks/domain/trunk.types';
 import { type Append, type HistoryClock, toNew } from './rebuild-history';
 
 const PROVIDERS: Provider[] = ['openai', 'elevenlabs', 'custom'];

@@ -4,7 +4,7 @@ import { AUDIT_SETTINGS, AuditSettings } from './audit.settings';
 import { AuditCheckpointer } from './checkpoints/audit-checkpointer';
 import { AuditEventsController } from './http/audit-events.controller';
 import { createAuditLog } from './read/audit-log.factory';
-import { AUDIT_LOG } from './read/audit-log.port';
+import { AUDIT_LOG } from '../eventsourcing/audit-log.port';
 import { ExportAuditEventsHandler, ListAuditEventsHandler, VerifyAuditLogHandler } from './read/audit-events.queries';
 
 /**

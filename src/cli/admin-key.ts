@@ -1,7 +1,7 @@
-import { alreadyIssued, BOOTSTRAP_ADMIN_KEY_ID, issueAdminKey } from '../write/api-keys/admin-key.bootstrap';
+import { alreadyIssued, BOOTSTRAP_ADMIN_KEY_ID, issueAdminKey } from '../api-keys/write/admin-key.bootstrap';
 import { systemClock } from '../shared/clock';
-import { CommandRunner } from '../write/command-runner';
-import { apiKeyDecider, apiKeyStream } from '../domain/api-keys/api-key.decider';
+import { CommandRunner } from '../eventsourcing/command-runner';
+import { apiKeyDecider, apiKeyStream } from '../api-keys/domain/api-key.decider';
 import { cliConfig, openEventStore, runCli } from './cli-support';
 
 const USAGE = 'usage: npm run admin:key -- --reset   (revokes the admin key and prints a new one, once)\n';

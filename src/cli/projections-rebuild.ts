@@ -1,9 +1,9 @@
 import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-model-store';
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
 import { readModelNamespace } from '../platform/config/app-config';
-import { ProjectionRunner, rebuildTogether } from '../projections/projection-runner';
+import { ProjectionRunner, rebuildTogether } from '../eventsourcing/projection-runner';
 import { webhookProjections } from '../webhooks/projections/webhook-read-models.service';
-import { buildReadModelProjections } from '../projections/read-models.service';
+import { buildReadModelProjections } from '../read-models/read-models.service';
 import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
 import { loadMasterKey } from '../infrastructure/secrets/master-key';
 import { AesGcmSecretBox } from '../infrastructure/secrets/secret-box';

@@ -1,7 +1,7 @@
-import { detailOfState, historyEventOf } from '../read/trunk-history/trunk-history.queries';
+import { detailOfState, historyEventOf } from '../trunks/read/trunk-history.queries';
 import { fold } from '../shared/decider';
-import { trunkDecider, trunkStream } from '../domain/trunks/trunk.decider';
-import { isTrunkEvent } from '../domain/trunks/trunk.events';
+import { trunkDecider, trunkStream } from '../trunks/domain/trunk.decider';
+import { isTrunkEvent } from '../trunks/domain/trunk.events';
 import { cliConfig, openEventStore, runCli } from './cli-support';
 
 /**

@@ -1,22 +1,11 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { REDIS } from '../infrastructure/infrastructure.module';
-import { AppLogger } from '../platform/logging/logging';
-import { CachedCredentialGate } from './cached.credential-gate';
-import { CredentialCache } from './credential-cache';
-import { CredentialRevocations } from './credential-revocations';
-import { LeasedRateLimiter } from './leased.rate-limiter';
-import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
-import { ApiKeyLookup } from '../read/api-keys/api-key.lookup';
-import { CREDENTIAL_GATE, CredentialGate } from './credential-gate';
 import { MemoryKeyUsageStore } from './memory.key-usage-store';
 import { MemoryRateLimiter } from './memory.rate-limiter';
 import { KEY_USAGE_STORE, KeyUsageStore, RATE_LIMITER, RateLimiter } from './rate-limiter.port';
-import { RedisCredentialGate } from './redis.credential-gate';
 import { RedisKeyUsageStore } from './redis.key-usage-store';
 import { RedisRateLimiter } from './redis.rate-limiter';
-import { StoreCredentialGate } from './store.credential-gate';
 
 export interface RateLimitSettings {
   /** RATE_LIMIT_PER_MINUTE, per API key (or per client address without a valid key). */
@@ -35,25 +24,12 @@ export interface RateLimitSettings {
   leaseFraction: number;
 }
 
-/** Credentials cached per instance, at most (each well under 1 KB). */
-const CREDENTIAL_CACHE_ENTRIES = 100_000;
-
 /**
- * Rate limits and key usage: the limiter and usage store (Redis when REDIS_URL is set, shared by
- * every instance; process memory otherwise) and the credential gate that counts each request.
- * The window arithmetic is rate-window.ts. See docs/rate-limiting.md.
+ * Rate limits and key usage: the limiter and the usage store (Redis when REDIS_URL is set, shared
+ * by every instance; process memory otherwise). The window arithmetic is rate-window.ts. Applying
+ * a limit to a request is the access layer's (src/access/: the credential gate counts each request
+ * with this limiter). See docs/rate-limiting.md.
  */
-const LIMITS = Symbol('Limits');
-interface Limits {
-  /** The store's own limiter (what the credential lookup reaches), exported as RATE_LIMITER. */
-  limiter: RateLimiter;
-  gate: CredentialGate;
-  /** Null unless the gate caches credentials. */
-  cache: CredentialCache | null;
-}
-
-export const CREDENTIAL_REVOCATIONS = Symbol('CredentialRevocations');
-
 @Module({})
 export class RateLimitingModule implements OnApplicationShutdown {
   constructor(@Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore) {}
@@ -64,47 +40,15 @@ export class RateLimitingModule implements OnApplicationShutdown {
       module: RateLimitingModule,
       imports: [infrastructure],
       providers: [
-        ApiKeyLookup,
         {
-          // Both stores are in Redis exactly when REDIS_URL is set: then one script does it all.
-          provide: LIMITS,
-          inject: [REDIS, ApiKeyLookup, READ_MODEL_STORE],
-          useFactory: (redis: Redis | null, lookup: ApiKeyLookup, store: ReadModelStore): Limits => {
-            const limits = {
-              perMinute: settings.perMinute,
-              gatewayPerMinute: settings.gatewayPerMinute,
-              gatewayUnknownPerMinute: settings.gatewayUnknownPerMinute,
-            };
-            if (!redis) {
-              const limiter = new MemoryRateLimiter();
-              return { limiter, gate: new StoreCredentialGate(limiter, lookup, limits, store), cache: null };
-            }
-            const limiter = new RedisRateLimiter(redis, settings.namespace, settings.readModelNamespace);
-            const shared = new RedisCredentialGate(limiter, settings.readModelNamespace, limits);
-            if (settings.credentialCacheTtlMs === 0 && settings.leaseFraction === 0)
-              return { limiter, gate: shared, cache: null };
-            // Leases of 0 % are leases of one slot: the exact count, one round trip per request.
-            const leased = new LeasedRateLimiter(limiter, { maxFraction: settings.leaseFraction });
-            const cache = new CredentialCache({
-              ttlMs: settings.credentialCacheTtlMs,
-              maxEntries: CREDENTIAL_CACHE_ENTRIES,
-            });
-            return { limiter, gate: new CachedCredentialGate(shared, cache, leased, limits), cache };
-          },
+          // The store's own limiter: in Redis exactly when REDIS_URL is set.
+          provide: RATE_LIMITER,
+          inject: [REDIS],
+          useFactory: (redis: Redis | null): RateLimiter =>
+            redis
+              ? new RedisRateLimiter(redis, settings.namespace, settings.readModelNamespace)
+              : new MemoryRateLimiter(),
         },
-        {
-          provide: CREDENTIAL_REVOCATIONS,
-          inject: [LIMITS, CLUSTER, AppLogger],
-          useFactory: (limits: Limits, cluster: ClusterServices | null, logging: AppLogger) =>
-            CredentialRevocations.connect(
-              limits.cache?.enabled ? limits.cache : null,
-              cluster?.bus ?? null,
-              settings.namespace,
-              logging.for('rate-limiting'),
-            ),
-        },
-        { provide: RATE_LIMITER, inject: [LIMITS], useFactory: (limits: Limits): RateLimiter => limits.limiter },
-        { provide: CREDENTIAL_GATE, inject: [LIMITS], useFactory: (limits: Limits): CredentialGate => limits.gate },
         {
           provide: KEY_USAGE_STORE,
           inject: [REDIS],
@@ -112,7 +56,7 @@ export class RateLimitingModule implements OnApplicationShutdown {
             redis ? new RedisKeyUsageStore(redis, settings.namespace) : new MemoryKeyUsageStore(),
         },
       ],
-      exports: [RATE_LIMITER, KEY_USAGE_STORE, CREDENTIAL_GATE, CREDENTIAL_REVOCATIONS, ApiKeyLookup],
+      exports: [RATE_LIMITER, KEY_USAGE_STORE],
     };
   }
 

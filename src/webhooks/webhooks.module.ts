@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DynamicModule, Module } from '@nestjs/common';
-import { CALL_BATCH_LISTENER } from '../ingestion/call-batch-listener.port';
+import { CALL_BATCH_LISTENER } from '../calls/ingestion/call-batch-listener.port';
 import { WebhookReadModels } from './projections/webhook-read-models.service';
 import { AlertRulesReadController, WebhookEndpointsReadController } from './http/webhooks-read.controller';
 import {
@@ -13,7 +13,7 @@ import {
 } from './read/webhook.queries';
 import { CreateAlertRuleHandler, DeleteAlertRuleHandler, EvaluateAlertRuleHandler } from './write/alert-rule.handlers';
 import { AlertRulesWriteController } from './http/alert-rules.controller';
-import { CommandRunner } from '../write/command-runner';
+import { CommandRunner } from '../eventsourcing/command-runner';
 import { WebhookDeliveriesWriteController } from './http/webhook-deliveries.controller';
 import { ReplayWebhookDeliveryHandler } from './write/replay-delivery.handler';
 import { WebhookEndpointsWriteController } from './http/webhook-endpoints.controller';

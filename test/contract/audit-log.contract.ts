@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditLogReader, AuditRead } from '../../src/audit/read/audit-log.port';
+import type { AuditLogReader, AuditRead } from '../../src/eventsourcing/audit-log.port';
 import type { EventStore, GlobalPosition, StoredEvent } from '../../src/infrastructure/event-store/event-store.port';
 
 export interface AuditLogFixture {
@@ -18,8 +18,8 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
     let fixture: AuditLogFixture;
     beforeAll(async () => {
       fixture = await open();
-    }, 60_000);
-    afterAll(() => fixture?.close(), 60_000);
+    });
+    afterAll(() => fixture?.close());
 
     const append = (stream: string, accountId: string, type = 'Recorded', actor = 'key_a') =>
       fixture.store.append(

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { customBody, ELEVENLABS_KEY, elevenlabsBody, OPENAI_KEY, trunkBody } from '../support/trunk-requests';
@@ -20,12 +21,12 @@ describe('GET /v1/gateway/trunks/{sip_username}/agent', () => {
     gateway = app.admin.withKey(issued.body.key);
     gatewayKeyId = issued.body.id;
     alice = await provisionAccountDirect(app, ['full'], 'Alice');
-  }, 120_000);
+  });
   afterAll(() => app.stop());
 
   /** The account's AgentCredentialsRead events about one trunk (the audit log may show a commit a moment late). */
   async function reads(client: ApiClient, trunkId: string, atLeast: number) {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + SETTLE_DEADLINE_MS;
     for (;;) {
       const listed = await client.get(
         `/v1/audit-events?type=AgentCredentialsRead&resource_type=agent_access&resource_id=${trunkId}&limit=100`,

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
-import { GetAccount, GetAccountHandler } from '../../src/read/accounts/accounts.queries';
-import { LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../src/read/gateway/gateway.queries';
-import { GetTrunk, GetTrunkHandler } from '../../src/read/trunks/trunk.queries';
+import { GetAccount, GetAccountHandler } from '../../src/accounts/read/accounts.queries';
+import { LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../src/trunks/read/gateway.queries';
+import { GetTrunk, GetTrunkHandler } from '../../src/trunks/read/trunk.queries';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
@@ -50,7 +50,7 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (args.some((arg) => arg.startsWith(app.config.redisNamespace))) seen.push({ source, args });
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     monitor?.disconnect();

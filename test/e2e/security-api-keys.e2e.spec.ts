@@ -68,7 +68,7 @@ describe('API key comparison is constant-time', () => {
     }
     expect(offences).toEqual([]);
     // The one comparison of a key with a known value (ADMIN_API_KEY) goes through timingSafeEqual of hashes.
-    expect(readFileSync(join(SRC, 'platform/auth/authenticator.ts'), 'utf8')).toMatch(
+    expect(readFileSync(join(SRC, 'access/authenticator.ts'), 'utf8')).toMatch(
       /timingSafeEqual\(this\.adminHash, Buffer\.from\(hash, 'hex'\)\)/,
     );
   });

@@ -7,9 +7,9 @@ import {
   type ClickHouseExecutor,
   ClickHouseUnavailableError,
 } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { type EnrichedCallRecord, isoFromChDateTime, rowOf } from '../../src/ingestion/call-record.row';
-import { validateCallRecord } from '../../src/ingestion/call-record.validation';
-import { CallRecordWriter } from '../../src/ingestion/call-record.writer';
+import { type EnrichedCallRecord, isoFromChDateTime, rowOf } from '../../src/calls/ingestion/call-record.row';
+import { validateCallRecord } from '../../src/calls/ingestion/call-record.validation';
+import { CallRecordWriter } from '../../src/calls/ingestion/call-record.writer';
 import { DomainError } from '../../src/shared/domain-error';
 
 /**
@@ -22,7 +22,7 @@ let clickhouse: ClickHouseExecutor;
 
 beforeAll(async () => {
   clickhouse = await createClickHouse({ url: null, dataDir });
-}, 60_000);
+});
 
 afterAll(async () => {
   await clickhouse?.close();
@@ -141,5 +141,5 @@ describe('CallRecordWriter on embedded chDB', () => {
       true,
       true,
     ]);
-  }, 60_000);
+  });
 });

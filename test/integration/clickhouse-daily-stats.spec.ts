@@ -6,8 +6,8 @@ import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { runMigrations } from '../../src/infrastructure/clickhouse/migrations';
 import { CLICKHOUSE_MIGRATIONS } from '../../src/infrastructure/clickhouse/migrations/index';
-import { talkOf } from '../../src/ingestion/call-record';
-import { CallRow, rowOf } from '../../src/ingestion/call-record.row';
+import { talkOf } from '../../src/calls/ingestion/call-record';
+import { CallRow, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
 
 /**
@@ -94,7 +94,7 @@ describe('daily call aggregates', () => {
 
   beforeAll(async () => {
     ch = await createClickHouse({ url: null, dataDir: join(root, 'ch'), migrations: [] });
-  }, 60_000);
+  });
   afterAll(() => ch?.close());
 
   it('backfills from the hourly aggregates when the migration meets existing calls', async () => {
@@ -122,7 +122,7 @@ describe('daily call aggregates', () => {
     expect(raw.length).toBeGreaterThan(100);
     expect(hourly).toEqual(raw);
     expect(dailyHist).toEqual(raw);
-  }, 60_000);
+  });
 
   it('follows new calls and retracted versions through the cascading view', async () => {
     await ch.insert(
@@ -147,11 +147,11 @@ describe('daily call aggregates', () => {
     expect(total).toBe(calls.length);
     const failed = daily.reduce((sum, r) => sum + Number((r as { failed: number }).failed), 0);
     expect(failed).toBe(calls.filter((c, i) => i % 10 === 0 || c.status === 'failed').length);
-  }, 60_000);
+  });
 
   it('applies nothing, and counts nothing twice, when migrations run again', async () => {
     const before = await perDayFromDaily(ch);
     expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([]);
     expect(await perDayFromDaily(ch)).toEqual(before);
-  }, 60_000);
+  });
 });

@@ -6,7 +6,7 @@ import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { runMigrations } from '../../src/infrastructure/clickhouse/migrations';
 import { CLICKHOUSE_MIGRATIONS } from '../../src/infrastructure/clickhouse/migrations/index';
-import { CallRecord, talkOf } from '../../src/ingestion/call-record';
+import { CallRecord, talkOf } from '../../src/calls/ingestion/call-record';
 
 /**
  * Migration 5 meets a data directory with calls stored before it: their `answered` and
@@ -63,7 +63,7 @@ describe('billable seconds, answered calls and MOS (migration 5)', () => {
 
   beforeAll(async () => {
     ch = await createClickHouse({ url: null, dataDir: join(root, 'ch'), migrations: [] });
-  }, 60_000);
+  });
   afterAll(() => ch?.close());
 
   it("gives stored rows talkOf's answer as defaults and backfills the talk tables from them", async () => {
@@ -105,7 +105,7 @@ describe('billable seconds, answered calls and MOS (migration 5)', () => {
     const answered = values.reduce((a, v) => a + v.answered, 0);
     for (const table of ['call_talk_hourly', 'account_talk_hourly'])
       expect(await talkSums(ch, table)).toEqual([{ answered, billable: sum, mos_calls: 0, mos_centi: 0 }]);
-  }, 60_000);
+  });
 
   it('follows a later version of a call through both talk tables (the old one subtracted)', async () => {
     const before = (await talkSums(ch, 'call_talk_hourly'))[0];
@@ -124,20 +124,20 @@ describe('billable seconds, answered calls and MOS (migration 5)', () => {
       expect(delta(after.answered, before.answered)).toBe(1 - Number(old.answered));
       expect([after.mos_calls, after.mos_centi]).toEqual([1, 412]);
     }
-  }, 60_000);
+  });
 
   it('applies nothing, and counts nothing twice, when migrations run again', async () => {
     const before = await talkSums(ch, 'account_talk_hourly');
     expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([]);
     expect(await talkSums(ch, 'account_talk_hourly')).toEqual(before);
-  }, 60_000);
+  });
 });
 
 describe('migration 5 over rows stored before migration 3 (no signalling columns in their parts)', () => {
   let ch: ClickHouseExecutor;
   beforeAll(async () => {
     ch = await createClickHouse({ url: null, dataDir: join(root, 'ch-old'), migrations: [] });
-  }, 60_000);
+  });
   afterAll(() => ch?.close());
 
   it('answers them by status alone: answered unless failed, billable = the whole duration', async () => {
@@ -163,5 +163,5 @@ describe('migration 5 over rows stored before migration 3 (no signalling columns
       );
     const [sums] = await talkSums(ch, 'account_talk_hourly');
     expect(sums.answered).toBe(60);
-  }, 60_000);
+  });
 });

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { apiKeyKeys } from '../../src/projections/api-keys/api-keys.projection';
-import { CachedCredentialGate } from '../../src/rate-limiting/cached.credential-gate';
-import { CredentialCache } from '../../src/rate-limiting/credential-cache';
+import { apiKeyKeys } from '../../src/api-keys/projections/api-keys.projection';
+import { CachedCredentialGate } from '../../src/access/credentials/cached.credential-gate';
+import { CredentialCache } from '../../src/access/credentials/credential-cache';
 import { LeasedRateLimiter } from '../../src/rate-limiting/leased.rate-limiter';
-import { RedisCredentialGate } from '../../src/rate-limiting/redis.credential-gate';
+import { RedisCredentialGate } from '../../src/access/credentials/redis.credential-gate';
 import { RedisRateLimiter } from '../../src/rate-limiting/redis.rate-limiter';
 import { RedisTestContext } from '../support/redis';
 

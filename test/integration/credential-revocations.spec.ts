@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { RedisBus } from '../../src/infrastructure/cluster/redis.bus';
-import { CredentialCache } from '../../src/rate-limiting/credential-cache';
-import { CredentialRevocations } from '../../src/rate-limiting/credential-revocations';
-import type { KeyCredential } from '../../src/read/api-keys/api-key.lookup';
+import { CredentialCache } from '../../src/access/credentials/credential-cache';
+import { CredentialRevocations } from '../../src/access/credentials/credential-revocations';
+import type { KeyCredential } from '../../src/api-keys/read/api-key.lookup';
 import { RedisTestContext, testRedisUrl } from '../support/redis';
 
 const credential: KeyCredential = {

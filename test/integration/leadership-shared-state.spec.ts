@@ -11,8 +11,8 @@ import type { EventStore } from '../../src/infrastructure/event-store/event-stor
 import { createKeyVault } from '../../src/infrastructure/secrets/key-vault.factory';
 import { AesGcmSecretBox, SecretDestroyedError } from '../../src/infrastructure/secrets/secret-box';
 import { shareDestroys } from '../../src/infrastructure/secrets/secret-destroy.broadcast';
-import type { EnrichedCallRecord } from '../../src/ingestion/call-record.row';
-import { CallRecordWriter } from '../../src/ingestion/call-record.writer';
+import type { EnrichedCallRecord } from '../../src/calls/ingestion/call-record.row';
+import { CallRecordWriter } from '../../src/calls/ingestion/call-record.writer';
 import { RedisTestContext, testRedisUrl } from '../support/redis';
 
 /** State each instance keeps for itself, made safe to share: data-key caches and call versions. */

@@ -6,8 +6,8 @@ import type { Redis } from 'ioredis';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import { EventStore, NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
-import { ProjectionRunner, ProjectionRunnerOptions } from '../../src/projections/projection-runner';
-import { buildReadModelProjections } from '../../src/projections/read-models.service';
+import { ProjectionRunner, ProjectionRunnerOptions } from '../../src/eventsourcing/projection-runner';
+import { buildReadModelProjections } from '../../src/read-models/read-models.service';
 import { RedisTestContext } from '../support/redis';
 
 /** Dumps every key of a namespace with its value, whatever its type, for comparing read models. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { TrunkDimensionProjector } from '../../src/projections/clickhouse/trunk-dimension.projector';
-import { TRUNK_DIMENSION_SQL } from '../../src/read/analytics/analytics.sql';
+import { TrunkDimensionProjector } from '../../src/trunks/projections/trunk-dimension.projector';
+import { TRUNK_DIMENSION_SQL } from '../../src/analytics/read/analytics.sql';
 import { accountCreated } from '../support/account-builders';
 import { followerSpec, SpecEvent, SpecTarget } from '../support/projection-spec';
 import { sipPasswordRotated, trunkCreated, trunkDeleted, trunkUpdated } from '../support/trunk-builders';
@@ -18,7 +18,7 @@ const root = mkdtempSync(join(tmpdir(), 'trunkline-trunk-dimension-'));
 let clickhouse: ClickHouseExecutor;
 beforeAll(async () => {
   clickhouse = await createClickHouse({ url: null, dataDir: root });
-}, 60_000);
+});
 afterAll(async () => {
   await clickhouse?.close();
   await rm(root, { recursive: true, force: true });

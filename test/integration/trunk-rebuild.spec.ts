@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { readModelNamespace } from '../../src/platform/config/app-config';
 import { READ_MODEL_STORE, ReadModelStore } from '../../src/infrastructure/read-model/read-model-store.port';
-import { rebuildTogether } from '../../src/projections/projection-runner';
-import { ReadModels } from '../../src/projections/read-models.service';
+import { rebuildTogether } from '../../src/eventsourcing/projection-runner';
+import { ReadModels } from '../../src/read-models/read-models.service';
 import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-models.service';
 import { ApiClient } from '../support/http-client';
 import { RedisTestContext } from '../support/redis';
@@ -109,5 +109,5 @@ describe('rebuilding the read models from zero', () => {
       (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
     for (let i = 0; i < 200 && !(await caughtUp()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await readModelSnapshot(redis, namespace)).toEqual(live);
-  }, 120_000);
+  });
 });

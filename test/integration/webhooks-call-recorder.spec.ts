@@ -14,7 +14,7 @@ import { AppLogger, createRootLogger } from '../../src/platform/logging/logging'
 import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-models.service';
 import { DomainError } from '../../src/shared/domain-error';
 import { CallCompletedRecorder } from '../../src/webhooks/calls/call-completed.recorder';
-import type { EnrichedCallRecord } from '../../src/ingestion/call-record.row';
+import type { EnrichedCallRecord } from '../../src/calls/ingestion/call-record.row';
 
 const logging = new AppLogger(createRootLogger('silent'));
 const record = {

@@ -1,4 +1,4 @@
-import { AccountEvent } from '../../src/domain/accounts/account.decider';
+import { AccountEvent } from '../../src/accounts/domain/account.decider';
 import { eventBuilder } from './event-builder';
 
 export const accountCreated = eventBuilder<AccountEvent>('AccountCreated', {

@@ -1,4 +1,4 @@
-import { ApiKeyIssued, ApiKeyRevoked } from '../../src/domain/api-keys/api-key.decider';
+import { ApiKeyIssued, ApiKeyRevoked } from '../../src/api-keys/domain/api-key.decider';
 import { eventBuilder } from './event-builder';
 
 export const KEY_HASH = 'a'.repeat(64);

@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { EventStore, StoredEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { MemoryReadModelStore } from '../../src/infrastructure/read-model/memory.read-model-store';
 import { ReadModelStore } from '../../src/infrastructure/read-model/read-model-store.port';
-import { Projection } from '../../src/projections/projection';
-import { ProjectionRunner } from '../../src/projections/projection-runner';
+import { Projection } from '../../src/eventsourcing/projection';
+import { ProjectionRunner } from '../../src/eventsourcing/projection-runner';
 import { DomainError } from '../../src/shared/domain-error';
 import { ScriptedFeed, SpecEvent, storedEvents } from './scripted-feed';
 

@@ -1,12 +1,12 @@
 import { EncryptedSecret } from '../../src/shared/encrypted-secret';
-import { TrunkCommand } from '../../src/domain/trunks/trunk.decider';
+import { TrunkCommand } from '../../src/trunks/domain/trunk.decider';
 import {
   SipPasswordRotated,
   TrunkCreated,
   TrunkDeleted,
   TrunkEvent,
   TrunkUpdated,
-} from '../../src/domain/trunks/trunk.events';
+} from '../../src/trunks/domain/trunk.events';
 
 export const AT = new Date('2026-11-21T10:00:00.000Z');
 export const LATER = new Date('2026-11-21T11:00:00.000Z');

@@ -1,7 +1,7 @@
-import { accountStream } from '../../domain/accounts/account.decider';
-import { apiKeyStream } from '../../domain/api-keys/api-key.decider';
-import { agentAccessStream } from '../../domain/trunks/agent-access.decider';
-import { trunkStream } from '../../domain/trunks/trunk.decider';
+import { accountStream } from '../../accounts/domain/account.decider';
+import { apiKeyStream } from '../../api-keys/domain/api-key.decider';
+import { agentAccessStream } from '../../trunks/domain/agent-access.decider';
+import { trunkStream } from '../../trunks/domain/trunk.decider';
 import { alertRuleStream } from '../../webhooks/domain/alert-rule.decider';
 import { callsCompletedStream } from '../../webhooks/domain/calls-completed.event';
 import { webhookDeliveryStream } from '../../webhooks/domain/webhook-delivery.decider';

@@ -8,7 +8,7 @@ import { ChainVerifier, type VerifyOutcome } from '../verify/chain-verifier';
 import { decodeCursor, encodeCursor, filterFingerprint } from './audit-cursor';
 import type { AuditEventListDto, AuditWindowQueryDto, ListAuditEventsQueryDto } from './audit-events.dto';
 import { exportLines } from './audit-export';
-import { AUDIT_LOG, type AuditFilter, type AuditLogReader } from './audit-log.port';
+import { AUDIT_LOG, type AuditFilter, type AuditLogReader } from '../../eventsourcing/audit-log.port';
 
 export class ListAuditEvents {
   constructor(

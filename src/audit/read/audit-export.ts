@@ -10,7 +10,7 @@ import {
   toNdjson,
 } from '../verify/export-format';
 import { MerkleHeads } from '../verify/merkle-heads';
-import type { AuditLogReader } from './audit-log.port';
+import type { AuditLogReader } from '../../eventsourcing/audit-log.port';
 
 /**
  * Events a page: small enough that a page's objects die young (they live while the socket drains

@@ -1,6 +1,6 @@
 import type { EventStore } from '../../infrastructure/event-store/event-store.port';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres.event-store';
-import type { AuditLogReader } from './audit-log.port';
+import type { AuditLogReader } from '../../eventsourcing/audit-log.port';
 import { EventStoreAuditLog } from './event-store.audit-log';
 import { migrateAuditLog, SqlAuditLog } from './sql.audit-log';
 

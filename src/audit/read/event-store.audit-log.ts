@@ -1,6 +1,6 @@
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { accountOfEvent } from '../domain/audit-resources';
-import type { AuditFilter, AuditLogReader, AuditRead } from './audit-log.port';
+import type { AuditFilter, AuditLogReader, AuditRead } from '../../eventsourcing/audit-log.port';
 
 const PAGE = 1000;
 

@@ -3,7 +3,7 @@ import type { EventRow } from '../../infrastructure/event-store/postgres/event-s
 import type { SqlClient } from '../../infrastructure/event-store/postgres/sql-client';
 import type { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import * as sql from './audit-log.sql';
-import type { AuditLogReader, AuditRead } from './audit-log.port';
+import type { AuditLogReader, AuditRead } from '../../eventsourcing/audit-log.port';
 
 /** Creates the account index on the events table; safe to run from several processes at once. */
 export function migrateAuditLog(client: SqlClient): Promise<void> {

@@ -3,7 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import type { ReadAheadResult } from '../../infrastructure/read-model/read-ahead';
 import { DomainError } from '../../shared/domain-error';
-import { Principal } from '../auth/principal';
+import { Principal } from '../../shared/principal';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+    /** What the gate read ahead for the handler (src/access/request-gate.ts). */
+    readAhead?: ReadAheadResult;
+  }
+}
 
 export interface RequestContext {
   principal: Principal;

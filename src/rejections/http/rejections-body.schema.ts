@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SIP_REASON } from '../../ingestion/call-signalling';
-import { recordListSchema } from '../../ingestion/http/record-list.schema';
+import { SIP_REASON } from '../../calls/ingestion/call-signalling';
+import { recordListSchema } from '../../calls/http/record-list.schema';
 import { REJECTION_REASONS } from '../rejection';
 
 /** The published body of POST /v1/ingest/rejections; records are validated one by one (rejection.validation.ts). */

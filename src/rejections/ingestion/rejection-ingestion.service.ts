@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { chDateTime } from '../../ingestion/call-record.row';
-import { recordLines } from '../../ingestion/ndjson.parser';
-import { gatewayRecordCodec, trunkKeys, trunkViewCodec } from '../../projections/trunks/trunk-view';
+import { chDateTime } from '../../calls/ingestion/call-record.row';
+import { recordLines } from '../../platform/http/ndjson.parser';
+import { gatewayRecordCodec, trunkKeys, trunkViewCodec } from '../../trunks/projections/trunk-view';
 import { Rejection, RejectionRow } from '../rejection';
 import { validateRejection } from './rejection.validation';
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { SIP_REASON } from '../../ingestion/call-signalling';
-import { CALLER } from '../../ingestion/caller';
+import { SIP_REASON } from '../../calls/ingestion/call-signalling';
+import { CALLER } from '../../calls/ingestion/caller';
 import {
   fieldsOf,
   instant,
@@ -11,7 +11,7 @@ import {
   optionalInt,
   optionalText,
   text,
-} from '../../ingestion/record-fields';
+} from '../../calls/ingestion/record-fields';
 import { Rejection, REJECTION_REASONS } from '../rejection';
 
 export type RejectionVerdict = { ok: true; rejection: Rejection } | { ok: false; code: InvalidCode; message: string };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsIn, IsIP, IsOptional, Matches } from 'class-validator';
 import { PaginationQueryDto } from '../../platform/http/pagination';
-import { DATE_OR_INSTANT } from '../../read/calls/time-range';
+import { DATE_OR_INSTANT } from '../../platform/http/time-range';
 import { REJECTION_REASONS } from '../rejection';
 
 /** `limit` as every list takes it (1-100, default 20); pages continue by `cursor`. */

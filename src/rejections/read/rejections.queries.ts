@@ -3,8 +3,8 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { trunkKeys, trunkViewCodec } from '../../projections/trunks/trunk-view';
-import { parseBound } from '../../read/calls/time-range';
+import { trunkKeys, trunkViewCodec } from '../../trunks/projections/trunk-view';
+import { parseBound } from '../../platform/http/time-range';
 import { DomainError } from '../../shared/domain-error';
 import { RejectionRow } from '../rejection';
 import {

@@ -1,7 +1,7 @@
 import { SIGNING_SECRET_FIELD } from '../domain/webhook-signer';
 import { Inject, Injectable } from '@nestjs/common';
 import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
-import { CommandRunner } from '../../write/command-runner';
+import { CommandRunner } from '../../eventsourcing/command-runner';
 import { webhookEndpointDecider, webhookEndpointStream } from '../domain/webhook-endpoint.decider';
 
 interface Unsealed {

@@ -7,7 +7,7 @@ import { CreateAlertRule, DeleteAlertRule } from '../write/alert-rule.handlers';
 import { CreateAlertRuleRequestDto } from '../write/dto/create-alert-rule.request.dto';
 import type { WebhookWrite } from '../write/webhook-write';
 import { GetAlertRule } from '../read/webhook.queries';
-import { GetTrunk } from '../../read/trunks/trunk.queries';
+import { GetTrunk } from '../../trunks/read/trunk.queries';
 import { DomainError, invalidField } from '../../shared/domain-error';
 import { WebhookEndpointSupport } from './webhook-endpoint-support';
 

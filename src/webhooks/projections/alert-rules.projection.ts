@@ -1,7 +1,7 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { isAlertRuleEvent } from '../domain/alert-rule.events';
-import { Projection, ProjectionView } from '../../projections/projection';
+import { Projection, ProjectionView } from '../../eventsourcing/projection';
 import { AlertRuleView, alertRuleViewCodec, webhookKeys } from './webhook-views';
 
 /** Rule views per account, and the list of every rule the evaluator walks. */

@@ -2,7 +2,7 @@ import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { isWebhookDeliveryEvent } from '../domain/webhook-delivery.events';
 import { subscribes } from '../domain/webhook-event-types';
-import { Prefetcher, Projection, ProjectionView } from '../../projections/projection';
+import { Prefetcher, Projection, ProjectionView } from '../../eventsourcing/projection';
 import { deliveryIdOf } from '../domain/deterministic-id';
 import { recordOutcome } from './webhook-delivery-outcome';
 import { payloadOf, sourceAccountOf, WebhookEvent, webhookEventsOf } from './webhook-events';

@@ -1,7 +1,7 @@
 import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { AttemptOutcome, WebhookDeliveryEvent } from '../domain/webhook-delivery.events';
-import { ProjectionView } from '../../projections/projection';
+import { ProjectionView } from '../../eventsourcing/projection';
 import {
   DeliveryStatus,
   DeliveryView,

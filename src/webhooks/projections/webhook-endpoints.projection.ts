@@ -2,7 +2,7 @@ import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { isWebhookEndpointEvent } from '../domain/webhook-endpoint.events';
 import { subscribes } from '../domain/webhook-event-types';
-import { Projection, ProjectionView } from '../../projections/projection';
+import { Projection, ProjectionView } from '../../eventsourcing/projection';
 import { EndpointView, endpointViewCodec, Subscription, subscriptionsCodec, webhookKeys } from './webhook-views';
 
 /**

@@ -2,7 +2,7 @@ import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
 import { eventGuard } from '../../shared/event-guard';
 import { CALLS_PER_EVENT, CallsCompleted } from '../domain/calls-completed.event';
 import { AlertResolved, AlertTriggered } from '../domain/alert-rule.events';
-import { TrunkEvent } from '../../domain/trunks/trunk.events';
+import { TrunkEvent } from '../../trunks/domain/trunk.events';
 import { WebhookEndpointPinged } from '../domain/webhook-endpoint.events';
 import { derivedId } from '../domain/deterministic-id';
 

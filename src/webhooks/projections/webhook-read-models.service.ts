@@ -4,11 +4,11 @@ import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.p
 import { Leadership } from '../../infrastructure/cluster/leader-lease.port';
 import { EVENT_STORE, EventStore, GlobalPosition } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
-import { PROJECTION_SETTINGS, ProjectionSettings } from '../../projections/projection.settings';
+import { PROJECTION_SETTINGS, ProjectionSettings } from '../../eventsourcing/projection.settings';
 import { AppLogger } from '../../platform/logging/logging';
-import { readModelRunner } from '../../projections/led-projection';
-import { ProjectionRunner } from '../../projections/projection-runner';
-import { SharedCheckpoint } from '../../projections/shared-checkpoint';
+import { readModelRunner } from '../../eventsourcing/led-projection';
+import { ProjectionRunner } from '../../eventsourcing/projection-runner';
+import { SharedCheckpoint } from '../../eventsourcing/shared-checkpoint';
 import { alertRulesProjection } from './alert-rules.projection';
 import { webhookDeliveriesProjection } from './webhook-deliveries.projection';
 import { webhookEndpointsProjection } from './webhook-endpoints.projection';

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
-import { CommandRunner } from '../../write/command-runner';
+import { CommandRunner } from '../../eventsourcing/command-runner';
 import { alertRuleDecider, alertRuleStream } from '../domain/alert-rule.decider';
 import type { AlertRuleEvent } from '../domain/alert-rule.events';
 import { CreateAlertRuleRequestDto } from './dto/create-alert-rule.request.dto';

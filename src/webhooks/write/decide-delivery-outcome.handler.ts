@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { GlobalPosition, VersionConflictError } from '../../infrastructure/event-store/event-store.port';
-import { CommandRunner } from '../../write/command-runner';
+import { CommandRunner } from '../../eventsourcing/command-runner';
 import {
   WebhookDeliveryCommand,
   webhookDeliveryDecider,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
 import { CLOCK, Clock } from '../../shared/clock';
-import { CommandRunner } from '../../write/command-runner';
+import { CommandRunner } from '../../eventsourcing/command-runner';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../domain/webhook-delivery.decider';
 import type { WebhookWrite } from './webhook-write';
 

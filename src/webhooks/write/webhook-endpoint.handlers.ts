@@ -6,7 +6,7 @@ import { SECRET_BOX, SecretBox } from '../../infrastructure/secrets/secret-box';
 import { CLOCK, Clock } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { generateWebhookSecret, SIGNING_SECRET_FIELD } from '../domain/webhook-signer';
-import { CommandRunner } from '../../write/command-runner';
+import { CommandRunner } from '../../eventsourcing/command-runner';
 import { EndpointChanges, webhookEndpointDecider, webhookEndpointStream } from '../domain/webhook-endpoint.decider';
 import { CreateWebhookEndpointRequestDto, UpdateWebhookEndpointRequestDto } from './dto/webhook-endpoint.request.dto';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { policyFor } from '../../../src/platform/auth/route-policy';
+import { policyFor } from '../../../src/access/route-policy';
 import type { FuzzWorld, Owner } from './fuzz-world';
 import type { Operation } from './openapi-operations';
 import type { PlanKind } from './request-plan';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Client } from 'pg';
-import { policyFor } from '../../../src/platform/auth/route-policy';
+import { policyFor } from '../../../src/access/route-policy';
 import { ApiClient } from '../../support/http-client';
 import { testDatabaseUrl, uniqueSchemaName } from '../../support/postgres';
 import { startTestApp, TEST_REDIS_URL, TestApp } from '../../support/test-app';

@@ -1,5 +1,5 @@
-import { codecGroup, latencyBin, talkOf } from '../../../src/ingestion/call-record';
-import { validateCallRecord } from '../../../src/ingestion/call-record.validation';
+import { codecGroup, latencyBin, talkOf } from '../../../src/calls/ingestion/call-record';
+import { validateCallRecord } from '../../../src/calls/ingestion/call-record.validation';
 
 const good = () => ({
   id: 'call_abc123',

@@ -1,6 +1,6 @@
-import { e164Of } from '../../../src/ingestion/caller';
-import { validateCallRecord } from '../../../src/ingestion/call-record.validation';
-import { rowOf } from '../../../src/ingestion/call-record.row';
+import { e164Of } from '../../../src/calls/ingestion/caller';
+import { validateCallRecord } from '../../../src/calls/ingestion/call-record.validation';
+import { rowOf } from '../../../src/calls/ingestion/call-record.row';
 import { classify } from '../../../src/shared/failure-taxonomy';
 
 const gatewayRecord = (overrides: Record<string, unknown> = {}) => ({

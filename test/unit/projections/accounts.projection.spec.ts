@@ -1,11 +1,11 @@
 import { ReadModelStore } from '../../../src/infrastructure/read-model/read-model-store.port';
-import { accountsProjection } from '../../../src/projections/accounts/accounts.projection';
+import { accountsProjection } from '../../../src/accounts/projections/accounts.projection';
 import {
   GetAccount,
   GetAccountHandler,
   ListAccounts,
   ListAccountsHandler,
-} from '../../../src/read/accounts/accounts.queries';
+} from '../../../src/accounts/read/accounts.queries';
 import { accountCreated } from '../../support/account-builders';
 import { found, projectionSpec } from '../../support/projection-spec';
 import { trunkCreated } from '../../support/trunk-builders';

@@ -1,9 +1,9 @@
 import { MemoryKeyUsageStore } from '../../../src/rate-limiting/memory.key-usage-store';
 import { ReadModelStore } from '../../../src/infrastructure/read-model/read-model-store.port';
-import { apiKeysProjection } from '../../../src/projections/api-keys/api-keys.projection';
-import { ApiKeyLookup, KeyCredential } from '../../../src/read/api-keys/api-key.lookup';
-import { ApiKeyListItemDto } from '../../../src/read/api-keys/http/api-key-list.dto';
-import { ListApiKeys, ListApiKeysHandler } from '../../../src/read/api-keys/api-keys.queries';
+import { apiKeysProjection } from '../../../src/api-keys/projections/api-keys.projection';
+import { ApiKeyLookup, KeyCredential } from '../../../src/api-keys/read/api-key.lookup';
+import { ApiKeyListItemDto } from '../../../src/api-keys/http/api-key-list.dto';
+import { ListApiKeys, ListApiKeysHandler } from '../../../src/api-keys/read/api-keys.queries';
 import { apiKeyIssued, apiKeyRevoked, KEY_HASH } from '../../support/api-key-builders';
 import { projectionSpec } from '../../support/projection-spec';
 import { trunkCreated } from '../../support/trunk-builders';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { MemoryReadModelStore } from '../../../src/infrastructure/read-model/memory.read-model-store';
 import type { WriteOp } from '../../../src/infrastructure/read-model/read-model-store.port';
-import { BatchView, compactOps } from '../../../src/projections/batch-view';
-import { RecordMemo } from '../../../src/projections/memo-codec';
+import { BatchView, compactOps } from '../../../src/eventsourcing/batch-view';
+import { RecordMemo } from '../../../src/eventsourcing/memo-codec';
 import { jsonCodec, isString, objectOf } from '../../../src/infrastructure/read-model/read-model.codec';
 
 /** Ops of every kind over a few keys, each key of one Redis type as the projections use them. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventStore } from '../../../src/infrastructure/event-store/event-store.factory';
 import type { EventStore, GlobalPosition, StoredEvent } from '../../../src/infrastructure/event-store/event-store.port';
-import { catchUpTogether, type CatchUpFollower } from '../../../src/projections/catch-up';
+import { catchUpTogether, type CatchUpFollower } from '../../../src/eventsourcing/catch-up';
 
 /** A follower that records what it is handed, from a given checkpoint. */
 function recorder(name: string, from: GlobalPosition | null, failAt?: number) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AesGcmSecretBox } from '../../../src/infrastructure/secrets/secret-box';
-import { trunksProjection } from '../../../src/projections/trunks/trunks.projection';
-import { TrunkDetailDto } from '../../../src/read/trunks/trunk.dto';
+import { trunksProjection } from '../../../src/trunks/projections/trunks.projection';
+import { TrunkDetailDto } from '../../../src/trunks/read/trunk.dto';
 import { accountCreated } from '../../support/account-builders';
 import { projectionSpec, SpecEvent } from '../../support/projection-spec';
 import {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ReadModelStore } from '../../../src/infrastructure/read-model/read-model-store.port';
 import { loadConfig } from '../../../src/platform/config/app-config';
-import { GatewayRecord } from '../../../src/projections/trunks/trunk-view';
-import { allowedCidrsOf } from '../../../src/read/gateway/gateway-target';
-import { GatewayTrunk, LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../../src/read/gateway/gateway.queries';
-import { TrunkDetailDto } from '../../../src/read/trunks/trunk.dto';
-import { GetTrunk, GetTrunkHandler, ListTrunks, ListTrunksHandler } from '../../../src/read/trunks/trunk.queries';
-import { TrunkStatus } from '../../../src/domain/trunks/trunk.types';
+import { GatewayRecord } from '../../../src/trunks/projections/trunk-view';
+import { allowedCidrsOf } from '../../../src/trunks/read/gateway-target';
+import { GatewayTrunk, LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../../src/trunks/read/gateway.queries';
+import { TrunkDetailDto } from '../../../src/trunks/read/trunk.dto';
+import { GetTrunk, GetTrunkHandler, ListTrunks, ListTrunksHandler } from '../../../src/trunks/read/trunk.queries';
+import { TrunkStatus } from '../../../src/trunks/domain/trunk.types';
 import { found } from '../../support/projection-spec';
 import { AT, LATER } from '../../support/trunk-builders';
 

@@ -1,5 +1,5 @@
-import { CredentialCache } from '../../../src/rate-limiting/credential-cache';
-import type { KeyCredential } from '../../../src/read/api-keys/api-key.lookup';
+import { CredentialCache } from '../../../src/access/credentials/credential-cache';
+import type { KeyCredential } from '../../../src/api-keys/read/api-key.lookup';
 
 const credential = (keyId: string, revoked = false): KeyCredential => ({
   keyId,

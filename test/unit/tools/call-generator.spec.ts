@@ -1,4 +1,4 @@
-import { validateCallRecord } from '../../../src/ingestion/call-record.validation';
+import { validateCallRecord } from '../../../src/calls/ingestion/call-record.validation';
 import {
   CallRecordInput,
   CODEC_MIX,

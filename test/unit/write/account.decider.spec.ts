@@ -1,4 +1,4 @@
-import { accountDecider, AccountEvent } from '../../../src/domain/accounts/account.decider';
+import { accountDecider, AccountEvent } from '../../../src/accounts/domain/account.decider';
 import { deciderSpec } from '../../support/decider-spec';
 
 const spec = deciderSpec(accountDecider);

@@ -2,9 +2,9 @@ import {
   agentAccessDecider,
   AgentCredentialsRead,
   agentAccessStream,
-} from '../../../src/domain/trunks/agent-access.decider';
-import { trunkDecider } from '../../../src/domain/trunks/trunk.decider';
-import { TrunkEvent } from '../../../src/domain/trunks/trunk.events';
+} from '../../../src/trunks/domain/agent-access.decider';
+import { trunkDecider } from '../../../src/trunks/domain/trunk.decider';
+import { TrunkEvent } from '../../../src/trunks/domain/trunk.events';
 import { fold } from '../../../src/shared/decider';
 import { DomainError } from '../../../src/shared/domain-error';
 import { deactivated, LATER, secret, trunkCreated, trunkDeleted, trunkUpdated } from '../../support/trunk-builders';

@@ -1,4 +1,4 @@
-import { apiKeyDecider, ApiKeyCommand, ApiKeyEvent } from '../../../src/domain/api-keys/api-key.decider';
+import { apiKeyDecider, ApiKeyCommand, ApiKeyEvent } from '../../../src/api-keys/domain/api-key.decider';
 import { deciderSpec } from '../../support/decider-spec';
 
 const spec = deciderSpec(apiKeyDecider);

@@ -3,7 +3,7 @@ import {
   ReservationEvent,
   sipUsernameStream,
   trunkNameStream,
-} from '../../../src/domain/reservations/reservation.decider';
+} from '../../../src/trunks/domain/reservation.decider';
 import { deciderSpec } from '../../support/decider-spec';
 
 const spec = deciderSpec(reservationDecider('alice'));

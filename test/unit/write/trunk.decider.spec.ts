@@ -1,4 +1,4 @@
-import { trunkDecider, TrunkCommand } from '../../../src/domain/trunks/trunk.decider';
+import { trunkDecider, TrunkCommand } from '../../../src/trunks/domain/trunk.decider';
 import { deciderSpec } from '../../support/decider-spec';
 import {
   AT,

@@ -6,7 +6,7 @@ const SUM = 'SimpleAggregateFunction(sum, Int64)';
 export const TALK_SUMS = ['answered', 'billable_sum', 'mos_calls', 'mos_centi_sum'] as const;
 
 /**
- * talkOf's rule (src/ingestion/call-record.ts) in SQL, as the defaults of rows stored before this
+ * talkOf's rule (src/calls/ingestion/call-record.ts) in SQL, as the defaults of rows stored before this
  * migration: answered when the gateway saw the answer, or, without one, when the call is not
  * failed and its final code (if any) is 2xx; billable = answer → end floored, at most the
  * duration, the whole duration without signalling times, 0 when never answered.

@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ReadAhead, ReadAheadResult, readHash, readString } from '../infrastructure/read-model/read-ahead';
+import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
+import type { Principal } from '../shared/principal';
+import { accountOf, gatewayScopeOf } from '../platform/http/request-context';
+import { accountKeys } from '../accounts/projections/accounts.projection';
+import { trunkKeys } from '../trunks/projections/trunk-view';
+import { accountFromRecord } from '../accounts/read/accounts.queries';
+import { gatewayTrunkOf } from '../trunks/read/gateway.queries';
+import { READ_SETTINGS, ReadSettings } from '../trunks/read/read.settings';
+import { trunkDetailOf } from '../trunks/read/trunk.queries';
+
+type Params = Record<string, string>;
+
+interface ReadAheadRoute {
+  /** The one record the request reads, or null when it reads something else (e.g. with as_of). */
+  read(params: Params, query: Record<string, unknown>): ReadAhead | null;
+  /**
+   * The 200 body, built from the record read ahead by the same function the route's query
+   * handler uses; null (or a refusal thrown) leaves the answer to the handler.
+   */
+  answer(record: Record<string, string> | string | null, principal: Principal): object | null;
+}
+
+/** The record a request reads, and how to answer from it (null: the handler answers). */
+export interface PlannedRead {
+  spec: ReadAhead;
+  answer: ReadAheadRoute['answer'] | null;
+}
+
+/**
+ * The GET routes whose handler reads exactly one read-model record named by the path: the
+ * request gate reads it in its own round trip (credential, rate limit, this record), so these
+ * routes cost one Redis round trip; and when the record is there and the request is the plain
+ * case (no query string), the gate answers from it at once, without the framework's handler
+ * pipeline: the gateway's per-call lookup is the hottest path of the API. Every other case (a
+ * missing record, another account's, a query string) goes on to the route's handler, which
+ * answers it, errors included, exactly as before. Keyed by the registered route pattern.
+ */
+@Injectable()
+export class ReadAheadRoutes {
+  private readonly routes: Record<string, ReadAheadRoute>;
+
+  constructor(
+    @Inject(READ_SETTINGS) settings: ReadSettings,
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+  ) {
+    this.routes = {
+      '/v1/accounts/:id': {
+        read: (params) => ({ kind: 'hash', key: accountKeys.account(params.id) }),
+        answer: (record) => accountFromRecord(typeof record === 'object' && record !== null ? record : {}),
+      },
+      // With as_of the trunk comes from its history in the event store instead.
+      '/v1/trunks/:id': {
+        read: (params, query) =>
+          query.as_of === undefined ? { kind: 'string', key: trunkKeys.trunk(params.id) } : null,
+        answer: (record, principal) =>
+          trunkDetailOf(typeof record === 'string' ? record : null, accountOf({ principal }), settings.sipDomain),
+      },
+      '/v1/gateway/trunks/:sip_username': {
+        read: (params) => ({ kind: 'string', key: trunkKeys.gateway(params.sip_username) }),
+        answer: (record, principal) =>
+          gatewayTrunkOf(typeof record === 'string' ? record : null, gatewayScopeOf({ principal }), settings),
+      },
+    };
+  }
+
+  /**
+   * What the gate reads ahead for this request, if anything, and whether it may answer from it:
+   * only a request without a query string, since the handler validates query parameters and a
+   * request that carries any is left to it.
+   */
+  readAheadFor(
+    method: string,
+    route: string | undefined,
+    url: string,
+    params: unknown,
+    query: unknown,
+  ): PlannedRead | undefined {
+    if (method !== 'GET' || route === undefined) return undefined;
+    const entry = this.routes[route];
+    const spec = entry?.read((params ?? {}) as Params, (query ?? {}) as Record<string, unknown>);
+    if (!spec) return undefined;
+    return { spec, answer: url.includes('?') ? null : entry.answer };
+  }
+
+  /**
+   * The body to answer with straight away (null: the handler answers), and the record it came
+   * from: the one read ahead, or read here when the gate made no round trip (a cached
+   * credential), which the handler then reuses.
+   */
+  async answer(
+    planned: PlannedRead,
+    ahead: ReadAheadResult | undefined,
+    principal: Principal,
+  ): Promise<{ body: object | null; read: ReadAheadResult | undefined }> {
+    const { spec, answer } = planned;
+    if (!answer) return { body: null, read: ahead };
+    const record =
+      spec.kind === 'hash'
+        ? await readHash(this.store, spec.key, ahead)
+        : await readString(this.store, spec.key, ahead);
+    const read = ahead ?? new ReadAheadResult(spec, record);
+    try {
+      return { body: answer(record, principal), read };
+    } catch {
+      // A refusal (e.g. a key without an account): the handler raises it in the error envelope.
+      return { body: null, read };
+    }
+  }
+}

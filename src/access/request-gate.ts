@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { AppLogger, isLevelEnabled } from '../platform/logging/logging';
+import { CLOCK, Clock } from '../shared/clock';
+import { DomainError } from '../shared/domain-error';
+import { KEY_USAGE_STORE, KeyUsageStore, RateLimitDecision } from '../rate-limiting/rate-limiter.port';
+import { CREDENTIAL_GATE, CredentialGate } from './credentials/credential-gate';
+import { retryAfterSeconds } from '../rate-limiting/rate-window';
+import { ReadAheadRoutes } from './read-ahead.routes';
+import { Authenticator } from './authenticator';
+import { assertAllowed, policyFor } from './route-policy';
+
+/**
+ * Runs before body parsing on every request, matched or not: authenticate, count against the
+ * key's (or, without a valid key, the client address's) rate limit, set the rate headers, then
+ * check the route's scope. Rejecting here costs no body parsing.
+ */
+@Injectable()
+export class RequestGate {
+  private readonly logger: Logger;
+  constructor(
+    private readonly authenticator: Authenticator,
+    @Inject(CREDENTIAL_GATE) private readonly limits: CredentialGate,
+    @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly readAheadRoutes: ReadAheadRoutes,
+    logging: AppLogger,
+  ) {
+    this.logger = logging.for('gate');
+  }
+
+  readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
+    void reply.header('X-Request-Id', request.id);
+    const now = this.clock.now();
+    // The registered pattern, not the raw path, decides a matched route's policy, so no encoding
+    // trick can reach a handler under another area's rules. Unmatched requests reach no handler.
+    const policy = policyFor(request.routeOptions.url ?? request.url.split('?')[0]);
+    if (policy.kind === 'public') {
+      // Health and the API description must answer while Redis is down: limited on a best-effort basis.
+      await this.limit(`ip:${request.ip}`, reply, now).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'rate_limit_exceeded') throw error;
+      });
+      return;
+    }
+    const route = request.routeOptions.url;
+    const planned = this.readAheadRoutes.readAheadFor(
+      request.method,
+      route,
+      request.url,
+      request.params,
+      request.query,
+    );
+    const { principal, error, decision, readAhead } = await this.dependency(() =>
+      this.authenticator.authenticate(request.headers.authorization, now, `ip:${request.ip}`, planned?.spec),
+    );
+    this.applyDecision(decision, reply, now);
+    if (error || !principal) throw error ?? new DomainError('unauthorized', 'Invalid API key');
+    request.principal = principal;
+    // A request no route matches answers 404 (or 405) to every valid key: a route that does not
+    // exist has no scope, and a 403 would tell an admin key the path exists for someone else.
+    if (route !== undefined) assertAllowed(principal, policy.area, request.method);
+    if (!planned) return;
+    // A store failure here is the handler's own read failing: the exception filter answers it.
+    const answered = await this.readAheadRoutes.answer(planned, readAhead, principal);
+    request.readAhead = answered.read;
+    // Answered here, the handler and its framework pipeline are skipped; onSend and onResponse still run.
+    if (answered.body !== null) return reply.send(answered.body);
+  };
+
+  readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (isLevelEnabled(request.log, 'info')) {
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
+    }
+    const principal = request.principal;
+    if (!principal) return;
+    this.usage.record(principal.keyId, this.clock.now(), reply.statusCode >= 400).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not record key usage');
+    });
+  };
+
+  private async limit(bucket: string, reply: FastifyReply, now: Date): Promise<void> {
+    this.applyDecision(await this.dependency(() => this.limits.consume(bucket)), reply, now);
+  }
+
+  /** The rate headers on every response; past the limit, 429 with retry_after and Retry-After. */
+  private applyDecision(decision: RateLimitDecision, reply: FastifyReply, now: Date): void {
+    const limit = decision.limit;
+    void reply.headers({
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(decision.remaining),
+      'X-RateLimit-Reset': String(decision.resetAtSeconds),
+    });
+    if (decision.allowed) return;
+    const wait = retryAfterSeconds(decision, now.getTime());
+    throw new DomainError(
+      'rate_limit_exceeded',
+      `Rate limit of ${limit} requests per minute exceeded; retry after ${decision.resetAtSeconds} (Unix time)`,
+      {
+        retryAt: decision.resetAtSeconds,
+        retryAfterSeconds: wait,
+      },
+    );
+  }
+
+  /** A store that fails or times out becomes a fast 503 with Retry-After, never a hang. */
+  private async dependency<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.logger.warn(
+        { err: { message: (error as Error)?.message } },
+        'authentication or rate-limit store unavailable',
+      );
+      throw new DomainError('service_unavailable', 'A backing service is unavailable; retry shortly', {
+        retryAfterSeconds: 1,
+      });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
+import { CLOCK, Clock } from '../../shared/clock';
+import { AnalyticsQueryDto } from '../read/analytics.dto';
+import { AnalyticsOverviewDto } from '../read/analytics-overview.dto';
+import { GetAnalyticsOverview } from '../read/analytics.queries';
+
+@ApiTags('analytics')
+@ApiBearerAuth()
+@Controller('v1/analytics')
+export class AnalyticsController {
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get('overview')
+  @ApiOperation({ operationId: 'getAnalyticsOverview', summary: 'Get aggregated call analytics' })
+  @ApiOkResponse({
+    type: AnalyticsOverviewDto,
+    description:
+      'period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk, timeseries (every bucket, empty ones included)',
+  })
+  overview(@Query() query: AnalyticsQueryDto, @Ctx() ctx: RequestContext): Promise<object> {
+    return this.queries.execute(new GetAnalyticsOverview(accountOf(ctx), query, this.clock.now()));
+  }
+}

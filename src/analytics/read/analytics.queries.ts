@@ -1,0 +1,194 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
+import { DomainError } from '../../shared/domain-error';
+import { parseBound } from '../../platform/http/time-range';
+import { AnalyticsQueryDto } from './analytics.dto';
+import {
+  addRow,
+  avgInt,
+  codecDistribution,
+  emptyTotals,
+  percent,
+  percentile,
+  ratio,
+  round2,
+  Totals,
+} from './analytics.math';
+import { aggregateRange, OverviewRow, overviewSql, sumOf } from './analytics.sql';
+import { gatewayBreakdown } from './gateway-breakdown';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const MAX_RANGE = 400 * DAY;
+
+export class GetAnalyticsOverview {
+  constructor(
+    readonly accountId: string,
+    readonly query: AnalyticsQueryDto,
+    readonly now: Date,
+  ) {}
+}
+
+interface Grouped {
+  total: Totals;
+  byTrunk: Map<string, Totals>;
+  byBucket: Map<number, Totals>;
+}
+
+/**
+ * Whole days come from the daily aggregates, the other whole hours from the hourly ones, and the
+ * partial hours at either edge of the range from the raw records, so any instant range is exact,
+ * not rounded to hours. Everything comes from one statement (analytics.sql.ts), whose branches the
+ * engine runs in parallel; its rows are added up here by kind.
+ */
+@QueryHandler(GetAnalyticsOverview)
+export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOverview, object> {
+  constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
+
+  async execute({ accountId, query, now }: GetAnalyticsOverview): Promise<object> {
+    const end = query.end_date ? parseBound(query.end_date, 'end_date', 'end') : now;
+    const start = query.start_date
+      ? parseBound(query.start_date, 'start_date', 'start')
+      : new Date(end.getTime() - 7 * DAY);
+    if (end < start) throw new DomainError('invalid_params', 'end_date is before start_date', { param: 'end_date' });
+    if (end.getTime() - start.getTime() > MAX_RANGE)
+      throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
+    const hourly = query.granularity === 'hourly';
+    const rows = await this.clickhouse.query<OverviewRow>(
+      overviewSql(hourly, !!query.trunk_id),
+      rangeParams(accountId, query.trunk_id, start, end),
+    );
+    return { ...present(grouped(rows), dimension(rows), start, end, hourly), ...gatewayBreakdown(rows) };
+  }
+}
+
+function grouped(rows: OverviewRow[]): Grouped {
+  const g: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
+  for (const row of rows) {
+    if (row.kind === 'total') addRow(g.total, row);
+    else if (row.kind === 'trunk') addRow(slot(g.byTrunk, row.key), row);
+    else if (row.kind === 'bucket') addRow(slot(g.byBucket, Number(row.pos) * 1000), row);
+    else if (row.kind === 'bin') {
+      const bin = Number(row.pos);
+      g.total.hist.set(bin, (g.total.hist.get(bin) ?? 0) + sumOf(row, 'latency_calls'));
+    }
+  }
+  return g;
+}
+
+function dimension(rows: OverviewRow[]): Map<string, { name: string; provider: string }> {
+  const names = rows.filter((row) => row.kind === 'name');
+  return new Map(names.map((row) => [row.key, { name: row.names[0], provider: row.names[1] }]));
+}
+
+/**
+ * The whole hours of [start, end] for the aggregates, the partial hours at its edges for the raw
+ * rows, and [start, end] itself for the rejections.
+ */
+function rangeParams(accountId: string, trunkId: string | undefined, start: Date, end: Date): QueryParams {
+  const from = start.getTime();
+  const to = end.getTime() + 1;
+  let wholeFrom = Math.ceil(from / HOUR) * HOUR;
+  let wholeTo = Math.floor(to / HOUR) * HOUR;
+  if (wholeFrom >= wholeTo) wholeFrom = wholeTo = to;
+  // The partial hours at the edges come from the raw rows; an empty range where there is none.
+  return {
+    account: accountId,
+    ...(trunkId ? { trunk: trunkId } : {}),
+    ...aggregateRange(wholeFrom, wholeTo),
+    from1_ms: from,
+    to1_ms: wholeFrom,
+    from2_ms: wholeTo,
+    to2_ms: to,
+    from_ms: from,
+    to_ms: end.getTime(),
+  };
+}
+
+function slot<K>(map: Map<K, Totals>, key: K): Totals {
+  let totals = map.get(key);
+  if (!totals) map.set(key, (totals = emptyTotals()));
+  return totals;
+}
+
+function present(
+  g: Grouped,
+  dimension: Map<string, { name: string; provider: string }>,
+  start: Date,
+  end: Date,
+  hourly: boolean,
+): object {
+  const t = g.total;
+  const byProvider = new Map<string, Totals>();
+  for (const [trunkId, totals] of g.byTrunk) {
+    const provider = slot(byProvider, dimension.get(trunkId)?.provider ?? 'unknown');
+    provider.calls += totals.calls;
+    provider.connected += totals.connected;
+    provider.latencyCalls += totals.latencyCalls;
+    provider.totalLatencySum += totals.totalLatencySum;
+  }
+  return {
+    period: { start_date: start.toISOString(), end_date: end.toISOString() },
+    summary: {
+      total_calls: t.calls,
+      connected_calls: t.connected,
+      failed_calls: t.failed,
+      success_rate: percent(t.connected, t.calls),
+      total_duration_seconds: t.durationSum,
+      avg_duration_seconds: round2(ratio(t.durationSum, t.calls)),
+      answered_calls: t.answered,
+      total_billable_seconds: t.billableSum,
+      avg_billable_seconds: round2(ratio(t.billableSum, t.answered)),
+    },
+    performance: {
+      avg_carrier_lag_ms: avgInt(t.carrierSum, t.latencyCalls),
+      avg_ai_latency_ms: avgInt(t.aiSum, t.latencyCalls),
+      avg_gateway_processing_ms: avgInt(t.gatewaySum, t.latencyCalls),
+      avg_total_latency_ms: avgInt(t.totalLatencySum, t.latencyCalls),
+      p95_latency_ms: percentile(t.hist, 0.95),
+      p99_latency_ms: percentile(t.hist, 0.99),
+    },
+    quality: {
+      avg_packet_loss_percent: round2(ratio(t.lossSum, t.lossCalls)),
+      avg_jitter_ms: avgInt(t.jitterSum, t.jitterCalls),
+      avg_mos: t.mosCalls === 0 ? null : round2(t.mosCentiSum / t.mosCalls / 100),
+      codec_distribution: codecDistribution(t.codecs),
+    },
+    by_provider: [...byProvider.entries()]
+      .filter(([, p]) => p.calls > 0)
+      .sort((a, b) => b[1].calls - a[1].calls || a[0].localeCompare(b[0]))
+      .map(([provider, p]) => ({
+        provider,
+        call_count: p.calls,
+        success_rate: percent(p.connected, p.calls),
+        avg_latency_ms: avgInt(p.totalLatencySum, p.latencyCalls),
+      })),
+    by_trunk: [...g.byTrunk.entries()]
+      .filter(([, tr]) => tr.calls > 0)
+      .sort((a, b) => b[1].calls - a[1].calls || a[0].localeCompare(b[0]))
+      .map(([trunkId, tr]) => ({
+        trunk_id: trunkId,
+        trunk_name: dimension.get(trunkId)?.name ?? trunkId,
+        call_count: tr.calls,
+        success_rate: percent(tr.connected, tr.calls),
+      })),
+    timeseries: buckets(start, end, hourly).map((at) => {
+      const b = g.byBucket.get(at) ?? emptyTotals();
+      return {
+        timestamp: new Date(at).toISOString(),
+        calls: b.calls,
+        avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls),
+        success_rate: percent(b.connected, b.calls),
+      };
+    }),
+  };
+}
+
+/** Every hour or UTC day touching the range, empty ones included. */
+function buckets(start: Date, end: Date, hourly: boolean): number[] {
+  const step = hourly ? HOUR : DAY;
+  const out: number[] = [];
+  for (let at = Math.floor(start.getTime() / step) * step; at <= end.getTime(); at += step) out.push(at);
+  return out;
+}

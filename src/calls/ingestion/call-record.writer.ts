@@ -1,0 +1,217 @@
+import { stringifyRow } from '../../infrastructure/clickhouse/clickhouse.format';
+import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
+import type { ClusterServices } from '../../infrastructure/cluster/cluster.port';
+import { MutexTimeoutError, RedisMutex } from '../../infrastructure/cluster/redis.mutex';
+import { DomainError } from '../../shared/domain-error';
+import { callKey, previousVersions } from './call-record.previous';
+import { EnrichedCallRecord, rowOf } from './call-record.row';
+
+/**
+ * A record with its version and its row, rendered as a JSONEachRow line when it was submitted. The
+ * line is kept as bytes: a Buffer's contents live outside the JS heap, so the garbage collector
+ * does not copy kilobytes of row per record each time it moves the objects that wait for a flush.
+ */
+interface PendingRow {
+  record: EnrichedCallRecord;
+  version: number;
+  line: Buffer;
+}
+
+interface Submission {
+  rows: PendingRow[];
+  bytes: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface WriterOptions {
+  /** Rows per INSERT at most (whole submissions are never split). */
+  maxBatchRows: number;
+  /** How long the first waiting submission may wait for others to join its INSERT. */
+  lingerMs: number;
+  /** Records waiting at most; beyond, submissions are refused with 503 instead of growing memory. */
+  maxQueuedRecords: number;
+  /**
+   * Bytes of rendered rows waiting at most, likewise: the rows live outside the JS heap, where no
+   * heap limit bounds them, and a record may be 4 KB or 100 KB. A submission that finds the queue
+   * empty is always taken (one request is at most 16 MiB of input).
+   */
+  maxQueuedBytes: number;
+  /**
+   * Runs each flush's read-previous-versions + INSERT alone among every writer of the table. One
+   * process needs nothing more (its flushes are already one at a time); instances sharing a
+   * ClickHouse server pass a Redis mutex, without which two of them could both cancel the same old
+   * version of a call and both insert a new one: the call would be listed twice.
+   */
+  serialize?: <T>(critical: () => Promise<T>) => Promise<T>;
+}
+
+const DEFAULTS: WriterOptions = {
+  maxBatchRows: 50_000,
+  lingerMs: 5,
+  maxQueuedRecords: 200_000,
+  maxQueuedBytes: 64 * 1024 * 1024,
+};
+
+/** Writer options for this deployment: a cross-instance mutex when instances share ClickHouse. */
+export function sharedWriterOptions(
+  clickhouse: ClickHouseExecutor,
+  cluster: ClusterServices | null,
+): Partial<WriterOptions> {
+  if (!cluster || clickhouse.kind !== 'server') return {};
+  const mutex = new RedisMutex(cluster.redis, `${cluster.namespace}lock:call-records`);
+  return { serialize: (critical) => mutex.withLock(critical) };
+}
+
+/**
+ * Micro-batches concurrent ingestion requests into large INSERTs, one at a time (so two versions
+ * of one call are never decided concurrently). A submission resolves only after the INSERT
+ * holding its rows returned: acknowledged means durable. Each record gets its version and its row
+ * text when it is submitted, while the engine is busy with the INSERT before, so a flush only
+ * looks up previous versions and joins text: the engine waits for as little as possible.
+ */
+export class CallRecordWriter {
+  private readonly queue: Submission[] = [];
+  private queued = 0;
+  private queuedBytes = 0;
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastVersion = 0;
+  private readonly options: WriterOptions;
+
+  constructor(
+    private readonly clickhouse: ClickHouseExecutor,
+    options: Partial<WriterOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  submit(records: EnrichedCallRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    if (this.queued + records.length > this.options.maxQueuedRecords) return Promise.reject(saturated());
+    const rows = this.render(records);
+    const bytes = rows.reduce((sum, row) => sum + row.line.length, 0);
+    if (this.queued > 0 && this.queuedBytes + bytes > this.options.maxQueuedBytes) return Promise.reject(saturated());
+    return new Promise((resolve, reject) => {
+      this.queue.push({ rows, bytes, resolve, reject });
+      this.queued += records.length;
+      this.queuedBytes += bytes;
+      this.schedule();
+    });
+  }
+
+  /** Versions are taken in submission order, so a later submission of a call wins. */
+  private render(records: EnrichedCallRecord[]): PendingRow[] {
+    const now = new Date();
+    return records.map((record) => {
+      const version = this.nextVersion();
+      return { record, version, line: jsonLine(rowOf(record, version, now)) };
+    });
+  }
+
+  /** Writes everything queued (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.flushing) {
+      if (this.flushing) await this.flushing;
+      else await this.flush();
+    }
+  }
+
+  get depth(): number {
+    return this.queued;
+  }
+
+  /** Bytes of rendered rows waiting for an INSERT. */
+  get depthBytes(): number {
+    return this.queuedBytes;
+  }
+
+  private schedule(): void {
+    if (this.flushing || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.options.lingerMs);
+  }
+
+  private flush(): Promise<void> {
+    const batch = this.take();
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = null;
+      if (this.queue.length > 0) this.schedule();
+    });
+    return this.flushing;
+  }
+
+  private take(): Submission[] {
+    const batch: Submission[] = [];
+    let rows = 0;
+    while (
+      this.queue.length > 0 &&
+      (batch.length === 0 || rows + this.queue[0].rows.length <= this.options.maxBatchRows)
+    ) {
+      const next = this.queue.shift()!;
+      rows += next.rows.length;
+      this.queued -= next.rows.length;
+      this.queuedBytes -= next.bytes;
+      batch.push(next);
+    }
+    return batch;
+  }
+
+  private async write(batch: Submission[]): Promise<void> {
+    try {
+      const latest = latestPerCall(batch.flatMap((s) => s.rows));
+      const serialize = this.options.serialize ?? ((critical) => critical());
+      await serialize(() => this.replace(latest));
+      for (const submission of batch) submission.resolve();
+    } catch (error) {
+      const refused = error instanceof MutexTimeoutError ? saturated() : error;
+      for (const submission of batch) submission.reject(refused);
+    }
+  }
+
+  /** Cancels the stored version of each call and inserts the new one, in one INSERT. */
+  private async replace(latest: PendingRow[]): Promise<void> {
+    const previous = await previousVersions(
+      this.clickhouse,
+      latest.map((row) => row.record),
+    );
+    const lines: Buffer[] = [];
+    for (const row of latest) {
+      const old = previous.get(keyOf(row.record));
+      if (old) lines.push(jsonLine({ ...old, sign: -1 }));
+      // Above the stored version even when another instance's clock runs ahead of ours.
+      const version = old ? Number(old.version) + 1 : 0;
+      lines.push(version > row.version ? jsonLine(rowOf(row.record, version, new Date())) : row.line);
+    }
+    await this.clickhouse.insertJsonEachRow('call_records', Buffer.concat(lines));
+  }
+
+  /** Strictly increasing across this process: later submissions win. */
+  private nextVersion(): number {
+    this.lastVersion = Math.max(this.lastVersion + 1, Date.now() * 1000);
+    return this.lastVersion;
+  }
+}
+
+const saturated = () =>
+  new DomainError('service_unavailable', 'Ingestion is saturated; retry shortly', { retryAfterSeconds: 1 });
+
+/** Within one INSERT, the last occurrence of a call wins. */
+function latestPerCall(rows: PendingRow[]): PendingRow[] {
+  const last = new Map<string, PendingRow>();
+  for (const row of rows) last.set(keyOf(row.record), row);
+  return [...last.values()];
+}
+
+/** One row as a JSONEachRow line, written straight into its Buffer (no second string with the newline). */
+function jsonLine(row: object): Buffer {
+  const json = stringifyRow(row);
+  const line = Buffer.allocUnsafe(Buffer.byteLength(json) + 1);
+  line.write(json);
+  line[line.length - 1] = 0x0a;
+  return line;
+}
+
+const keyOf = (record: EnrichedCallRecord): string => callKey(record.account_id, record.id);

@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../../shared/domain-error';
+
+export const MAX_RECORDS_PER_REQUEST = 10_000;
+export const MAX_INGEST_BYTES = 16 * 1024 * 1024;
+
+/** One NDJSON line: its parsed value, or why it could not be parsed. */
+export interface NdjsonLine {
+  value?: unknown;
+  error?: string;
+}
+
+export class NdjsonBody {
+  constructor(readonly lines: NdjsonLine[]) {}
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses NDJSON as the bytes arrive, line by line: a bad line becomes a rejected record, not a
+ * failed request; more than 10,000 records or 16 MiB stops reading at once with 413.
+ */
+export function registerNdjsonParser(fastify: FastifyInstance): void {
+  fastify.addContentTypeParser(
+    'application/x-ndjson',
+    (request: FastifyRequest, payload: NodeJS.ReadableStream, done) => {
+      const lines: NdjsonLine[] = [];
+      let pending: Buffer = Buffer.alloc(0);
+      let bytes = 0;
+      let finished = false;
+      const finish = (error: Error | null) => {
+        if (finished) return;
+        finished = true;
+        if (error) {
+          payload.removeAllListeners('data');
+          payload.resume();
+        }
+        done(error, error ? undefined : new NdjsonBody(lines));
+      };
+      const take = (line: Buffer) => {
+        if (line.length === 0 || (line.length === 1 && line[0] === 0x0d)) return;
+        if (lines.length >= MAX_RECORDS_PER_REQUEST)
+          throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
+        lines.push(parseLine(line));
+      };
+      payload.on('data', (chunk: Buffer) => {
+        if (finished) return;
+        bytes += chunk.length;
+        try {
+          if (bytes > MAX_INGEST_BYTES)
+            throw new DomainError('payload_too_large', `At most ${MAX_INGEST_BYTES} bytes per request`);
+          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+          let start = 0;
+          for (let newline = pending.indexOf(0x0a, start); newline !== -1; newline = pending.indexOf(0x0a, start)) {
+            take(pending.subarray(start, newline));
+            start = newline + 1;
+          }
+          pending = pending.subarray(start);
+        } catch (error) {
+          finish(error as Error);
+        }
+      });
+      payload.on('end', () => {
+        try {
+          take(pending);
+          finish(null);
+        } catch (error) {
+          finish(error as Error);
+        }
+      });
+      payload.on('error', (error: Error) => finish(error));
+      void request;
+    },
+  );
+}
+
+function parseLine(line: Buffer): NdjsonLine {
+  let text: string;
+  try {
+    text = utf8.decode(line);
+  } catch {
+    return { error: 'line is not valid UTF-8' };
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { error: `line is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * The records of an ingestion body: NDJSON lines as parsed, or a JSON array, or an object with
+ * the array under `listKey` (`{"calls": [...]}`), each line judged on its own afterwards.
+ */
+export function recordLines(body: unknown, listKey: string): NdjsonLine[] {
+  if (body instanceof NdjsonBody) return body.lines;
+  const list = Array.isArray(body)
+    ? body
+    : body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>)[listKey])
+      ? ((body as Record<string, unknown>)[listKey] as unknown[])
+      : null;
+  if (!list)
+    throw new DomainError(
+      'missing_required_field',
+      `Send NDJSON (application/x-ndjson), a JSON array of records, or {"${listKey}": [...]}`,
+    );
+  if (list.length > MAX_RECORDS_PER_REQUEST)
+    throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
+  return list.map((value) => ({ value }));
+}

@@ -1,0 +1,60 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
+import { GetTrunkAsOf, GetTrunkHistory } from '../read/trunk-history.queries';
+import { ListTrunksAsOf } from '../read/trunks-as-of.query';
+import {
+  GetTrunkQueryDto,
+  ListTrunksQueryDto,
+  TrunkDetailDto,
+  TrunkHistoryDto,
+  TrunkHistoryQueryDto,
+  TrunkListDto,
+} from '../read/trunk.dto';
+import { GetTrunk, ListTrunks } from '../read/trunk.queries';
+
+@ApiTags('trunks')
+@ApiBearerAuth()
+@Controller('v1/trunks')
+export class TrunksReadController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listTrunks', summary: 'List trunks' })
+  @ApiOkResponse({
+    type: TrunkListDto,
+    description: 'Newest first by default; with as_of, the trunks of the account as they were at that instant',
+  })
+  list(@Query() query: ListTrunksQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkListDto> {
+    const order = query.sort === 'created_at' ? 'asc' : 'desc';
+    if (query.as_of !== undefined)
+      return this.queries.execute(
+        new ListTrunksAsOf(accountOf(ctx), new Date(query.as_of), query.limit, query.offset, query.status, order),
+      );
+    return this.queries.execute(new ListTrunks(accountOf(ctx), query.limit, query.offset, query.status, order));
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getTrunk', summary: 'Get a trunk' })
+  @ApiOkResponse({ type: TrunkDetailDto, description: 'With as_of: the trunk as it was at that instant' })
+  get(@Param('id') id: string, @Query() query: GetTrunkQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkDetailDto> {
+    if (query.as_of !== undefined)
+      return this.queries.execute(new GetTrunkAsOf(accountOf(ctx), id, new Date(query.as_of)));
+    return this.queries.execute(new GetTrunk(accountOf(ctx), id, ctx.readAhead));
+  }
+
+  @Get(':id/events')
+  @ApiOperation({ operationId: 'listTrunkEvents', summary: "List a trunk's history" })
+  @ApiOkResponse({
+    type: TrunkHistoryDto,
+    description: "The trunk's full history for auditors, oldest first, secrets redacted",
+  })
+  history(
+    @Param('id') id: string,
+    @Query() query: TrunkHistoryQueryDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TrunkHistoryDto> {
+    return this.queries.execute(new GetTrunkHistory(accountOf(ctx), id, query.limit, query.offset));
+  }
+}

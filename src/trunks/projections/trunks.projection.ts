@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
+import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructure/secrets/secret.errors';
+import { EncryptedSecret } from '../../shared/encrypted-secret';
+import { isTrunkEvent, TrunkEvent } from '../domain/trunk.events';
+import { Prefetcher, Projection, ProjectionView } from '../../eventsourcing/projection';
+import { RecordMemo } from '../../eventsourcing/memo-codec';
+import {
+  GatewayRecord,
+  gatewayChangeCodec as gatewayChanges,
+  gatewayRecordCodec as gatewayRecords,
+  TrunkView,
+  trunkKeys,
+  trunkViewCodec as trunkViews,
+} from './trunk-view';
+
+// A view changed several times in a batch is parsed and printed once (memo-codec.ts); this file
+// never mutates a record it read.
+const trunkViewCodec = new RecordMemo(trunkViews);
+const gatewayRecordCodec = new RecordMemo(gatewayRecords);
+const gatewayChangeCodec = new RecordMemo(gatewayChanges);
+
+export interface SecretReader {
+  decrypt(ownerId: string, field: string, secret: EncryptedSecret): Promise<string>;
+}
+
+/**
+ * Trunk list/get views and the gateway's per-username record. The gateway record carries the
+ * SIP digest HA1, computed here from the decrypted password; once a trunk's data key is
+ * destroyed the password cannot be decrypted any more and a replay leaves HA1 null.
+ */
+export function trunksProjection(secrets: SecretReader, sipDomain: string): Projection {
+  // Per ciphertext (an event's own object): prefetch starts every decryption of a batch at once
+  // and apply awaits its own. A failure is forgotten, so the retried batch decrypts afresh.
+  const digests = new WeakMap<EncryptedSecret, Promise<string | null>>();
+  function ha1(trunkId: string, username: string, password: EncryptedSecret): Promise<string | null> {
+    let digest = digests.get(password);
+    if (!digest) {
+      digest = computeHa1(trunkId, username, password);
+      digests.set(password, digest);
+      digest.catch(() => digests.delete(password));
+    }
+    return digest;
+  }
+
+  async function computeHa1(trunkId: string, username: string, password: EncryptedSecret): Promise<string | null> {
+    try {
+      const plain = await secrets.decrypt(trunkId, 'sip_password', password);
+      return createHash('md5').update(`${username}:${sipDomain}:${plain}`).digest('hex');
+    } catch (error) {
+      // Crypto-shredded (or never keyed) secrets have no HA1; anything else (a vault outage)
+      // is rethrown so the runner retries the batch instead of recording a wrong null.
+      if (error instanceof SecretDestroyedError || error instanceof SecretUnavailableError) return null;
+      throw error;
+    }
+  }
+
+  return {
+    name: 'trunks',
+    async prefetch(events: readonly StoredEvent[], reader: Prefetcher): Promise<void> {
+      const trunkEvents = events.filter(isTrunkEvent);
+      for (const e of trunkEvents)
+        if (e.type === 'TrunkCreated' || e.type === 'SipPasswordRotated')
+          void ha1(e.data.trunk_id, e.data.sip_username, e.data.sip_password).catch(() => undefined);
+      await prefetchViews(trunkEvents, reader);
+    },
+    async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+      if (!isTrunkEvent(event)) return [];
+      switch (event.type) {
+        case 'TrunkCreated':
+          return created(event.data, await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password));
+        case 'TrunkUpdated':
+          return updated(event.data, view);
+        case 'SipPasswordRotated': {
+          const trunk = await trunkViewCodec.read(view, trunkKeys.trunk(event.data.trunk_id));
+          const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(event.data.sip_username));
+          const ops: WriteOp[] = [];
+          if (trunk)
+            ops.push(
+              trunkViewCodec.set(trunkKeys.trunk(trunk.id), {
+                ...trunk,
+                updated_at: event.data.rotated_at,
+                password_rotated_at: event.data.rotated_at,
+              }),
+            );
+          if (gateway && gateway.trunk_id === event.data.trunk_id) {
+            ops.push(
+              ...gatewayWrite(
+                {
+                  ...gateway,
+                  ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password),
+                },
+                event.data.rotated_at,
+              ),
+            );
+          }
+          return ops;
+        }
+        case 'TrunkDeleted':
+          return deleted(event.data, view);
+        default:
+          return [];
+      }
+    },
+  };
+}
+
+/** The trunk views and gateway records the batch's changes will read, in two MGETs. */
+async function prefetchViews(events: TrunkEvent[], reader: Prefetcher): Promise<void> {
+  const changes = events.filter((e) => e.type !== 'TrunkCreated');
+  const keys = changes.map((e) => trunkKeys.trunk(e.data.trunk_id));
+  const views = await reader.load(keys);
+  const usernames = changes.map((e, i) =>
+    'sip_username' in e.data ? e.data.sip_username : trunkViewCodec.decode(keys[i], views[i])?.sip_username,
+  );
+  await reader.load(usernames.filter((u): u is string => u !== undefined).map(trunkKeys.gateway));
+}
+
+function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], digest: string | null): WriteOp[] {
+  const trunk: TrunkView = {
+    id: d.trunk_id,
+    account_id: d.account_id,
+    name: d.name,
+    status: 'active',
+    ai_provider: d.ai_provider,
+    sip_username: d.sip_username,
+    created_at: d.created_at,
+    updated_at: d.created_at,
+    ...d.settings,
+    elevenlabs_agent_id: d.wiring.elevenlabs_agent_id ?? null,
+    custom_endpoint: d.wiring.custom_endpoint ?? null,
+    password_rotated_at: null,
+  };
+  const score = Date.parse(d.created_at);
+  return [
+    trunkViewCodec.set(trunkKeys.trunk(d.trunk_id), trunk),
+    { op: 'zadd', key: trunkKeys.byAccount(d.account_id), score, member: d.trunk_id },
+    { op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, 'active'), score, member: d.trunk_id },
+    ...gatewayWrite(gatewayOf(trunk, digest), d.created_at),
+  ];
+}
+
+async function updated(
+  d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'],
+  view: ProjectionView,
+): Promise<WriteOp[]> {
+  const before = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
+  if (!before) return [];
+  const { wiring, ...fields } = d.changes;
+  const after: TrunkView = {
+    ...before,
+    ...fields,
+    updated_at: d.updated_at,
+    ...(wiring?.elevenlabs_agent_id !== undefined ? { elevenlabs_agent_id: wiring.elevenlabs_agent_id } : {}),
+    ...(wiring?.custom_endpoint !== undefined ? { custom_endpoint: wiring.custom_endpoint } : {}),
+  };
+  const ops: WriteOp[] = [trunkViewCodec.set(trunkKeys.trunk(d.trunk_id), after)];
+  if (after.status !== before.status) {
+    const score = Date.parse(before.created_at);
+    ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
+    ops.push({ op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, after.status), score, member: d.trunk_id });
+  }
+  const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(before.sip_username));
+  if (gateway && gateway.trunk_id === d.trunk_id)
+    ops.push(...gatewayWrite(gatewayOf(after, gateway.ha1), d.updated_at));
+  return ops;
+}
+
+async function deleted(
+  d: Extract<TrunkEvent, { type: 'TrunkDeleted' }>['data'],
+  view: ProjectionView,
+): Promise<WriteOp[]> {
+  const before = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
+  const ops: WriteOp[] = [
+    { op: 'del', key: trunkKeys.trunk(d.trunk_id) },
+    { op: 'zrem', key: trunkKeys.byAccount(d.account_id), member: d.trunk_id },
+  ];
+  if (before)
+    ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
+  const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(d.sip_username));
+  // The username may already belong to a newer trunk; only this trunk's record says "deleted".
+  if (gateway && gateway.trunk_id === d.trunk_id)
+    ops.push(...gatewayWrite({ ...gateway, status: 'deleted', ha1: null }, d.deleted_at));
+  return ops;
+}
+
+/**
+ * A gateway record and its entry in the change feed (one member per user name, scored by the
+ * time of its last change), which gateways poll to evict what they cached (docs/sip-gateway.md).
+ */
+function gatewayWrite(record: GatewayRecord, at: string): WriteOp[] {
+  const member = record.sip_username.toLowerCase();
+  return [
+    gatewayRecordCodec.set(trunkKeys.gateway(record.sip_username), record),
+    gatewayChangeCodec.set(trunkKeys.gatewayChangePrefix + member, {
+      sip_username: member,
+      account_id: record.account_id,
+      changed_at: at,
+    }),
+    { op: 'zadd', key: trunkKeys.gatewayChanges, score: Date.parse(at), member },
+  ];
+}
+
+function gatewayOf(trunk: TrunkView, ha1: string | null): GatewayRecord {
+  return {
+    trunk_id: trunk.id,
+    account_id: trunk.account_id,
+    sip_username: trunk.sip_username,
+    status: trunk.status,
+    ai_provider: trunk.ai_provider,
+    provider_settings: trunk.provider_settings,
+    system_prompt: trunk.system_prompt,
+    allowed_addresses: trunk.allowed_addresses,
+    elevenlabs_agent_id: trunk.elevenlabs_agent_id,
+    custom_endpoint: trunk.custom_endpoint,
+    ha1,
+  };
+}

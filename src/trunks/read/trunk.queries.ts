@@ -1,0 +1,104 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ReadAheadResult, readString } from '../../infrastructure/read-model/read-ahead';
+import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import { READ_SETTINGS, ReadSettings } from './read.settings';
+import { TrunkView, trunkKeys, trunkViewCodec } from '../projections/trunk-view';
+import { CLOCK, Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { TrunkStatus } from '../domain/trunk.types';
+import { NO_CALLS, TRUNK_STATS_READER, TrunkStatsReader } from './trunk-stats.port';
+import { TrunkDetailDto, TrunkListDto, TrunkListItemDto } from './trunk.dto';
+
+export class ListTrunks {
+  constructor(
+    readonly accountId: string,
+    readonly limit: number,
+    readonly offset: number,
+    readonly status: TrunkStatus | undefined,
+    readonly order: 'asc' | 'desc',
+  ) {}
+}
+
+export class GetTrunk {
+  constructor(
+    readonly accountId: string,
+    readonly trunkId: string,
+    readonly readAhead?: ReadAheadResult,
+  ) {}
+}
+
+/** One round trip for the page (index + values), one query for the stats of the page. */
+@QueryHandler(ListTrunks)
+export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto> {
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+    @Inject(TRUNK_STATS_READER) private readonly stats: TrunkStatsReader,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ accountId, limit, offset, status, order }: ListTrunks): Promise<TrunkListDto> {
+    const index = status ? trunkKeys.byAccountAndStatus(accountId, status) : trunkKeys.byAccount(accountId);
+    const page = await this.store.page(index, trunkKeys.trunkPrefix, offset, limit, order);
+    const views = trunkViewCodec.decodeAll(page.values);
+    const stats =
+      views.length > 0
+        ? await this.stats.statsFor(
+            accountId,
+            views.map((v) => v.id),
+            this.clock.now(),
+          )
+        : new Map();
+    const trunks = views.map((v): TrunkListItemDto => ({
+      id: v.id,
+      name: v.name,
+      status: v.status,
+      ai_provider: v.ai_provider,
+      sip_username: v.sip_username,
+      created_at: v.created_at,
+      updated_at: v.updated_at,
+      stats: stats.get(v.id) ?? { ...NO_CALLS },
+    }));
+    return { trunks, pagination: { limit, offset, total: page.total } };
+  }
+}
+
+@QueryHandler(GetTrunk)
+export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> {
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+    @Inject(READ_SETTINGS) private readonly settings: ReadSettings,
+  ) {}
+
+  async execute({ accountId, trunkId, readAhead }: GetTrunk): Promise<TrunkDetailDto> {
+    const raw = await readString(this.store, trunkKeys.trunk(trunkId), readAhead);
+    const trunk = trunkDetailOf(raw, accountId, this.settings.sipDomain);
+    if (!trunk) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
+    return trunk;
+  }
+}
+
+/** The trunk as served from its read-model record; null when missing or another account's. */
+export function trunkDetailOf(raw: string | null, accountId: string, sipDomain: string): TrunkDetailDto | null {
+  const view = trunkViewCodec.decode(raw);
+  return view && view.account_id === accountId ? detailOf(view, sipDomain) : null;
+}
+
+export function detailOf(v: TrunkView, sipDomain: string): TrunkDetailDto {
+  return {
+    id: v.id,
+    name: v.name,
+    status: v.status,
+    ai_provider: v.ai_provider,
+    sip_username: v.sip_username,
+    sip_endpoint: `${v.sip_username}@${sipDomain}`,
+    created_at: v.created_at,
+    updated_at: v.updated_at,
+    system_prompt: v.system_prompt,
+    vad: v.vad,
+    provider_settings: v.provider_settings,
+    allowed_addresses: v.allowed_addresses,
+    elevenlabs_agent_id: v.elevenlabs_agent_id,
+    custom_endpoint: v.custom_endpoint,
+  };
+}
