@@ -69,7 +69,8 @@ import { GetTrunkHandler, ListTrunksHandler } from './trunks/read/trunk.queries'
 import { Reservations } from './trunks/write/reservation.service';
 import { CreateTrunkHandler } from './trunks/write/create-trunk.handler';
 import { DeleteTrunkHandler } from './trunks/write/delete-trunk.handler';
-import { TrunksWriteController } from './trunks/http/trunks.controller';
+import { GatewayAgentController, TrunksWriteController } from './trunks/http/trunks.controller';
+import { ReadAgentCredentialsHandler } from './trunks/write/read-agent-credentials.handler';
 import { RotateSipPasswordHandler } from './trunks/write/rotate-sip-password.handler';
 import { TrunkSupport } from './trunks/write/trunk-support';
 import { UpdateTrunkHandler } from './trunks/write/update-trunk.handler';
@@ -129,6 +130,7 @@ export class AppModule {
         ApiKeysWriteController,
         ApiKeysReadController,
         TrunksWriteController,
+        GatewayAgentController,
         TrunksReadController,
         GatewayController,
         IngestController,
@@ -172,6 +174,7 @@ export class AppModule {
         UpdateTrunkHandler,
         RotateSipPasswordHandler,
         DeleteTrunkHandler,
+        ReadAgentCredentialsHandler,
         ListTrunksHandler,
         GetTrunkHandler,
         GetTrunkHistoryHandler,

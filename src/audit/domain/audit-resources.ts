@@ -1,5 +1,6 @@
 import { accountStream } from '../../accounts/domain/account.decider';
 import { apiKeyStream } from '../../api-keys/domain/api-key.decider';
+import { agentAccessStream } from '../../trunks/domain/agent-access.decider';
 import { trunkStream } from '../../trunks/domain/trunk.decider';
 import { alertRuleStream } from '../../webhooks/domain/alert-rule.decider';
 import { callsCompletedStream } from '../../webhooks/domain/calls-completed.event';
@@ -15,6 +16,7 @@ import { auditCheckpointStream } from './audit-checkpoint.event';
 export const RESOURCE_TYPES = [
   'account',
   'trunk',
+  'agent_access',
   'api_key',
   'webhook_endpoint',
   'webhook_delivery',
@@ -28,6 +30,7 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 const STREAM_OF: Record<ResourceType, (id: string) => string> = {
   account: accountStream,
   trunk: trunkStream,
+  agent_access: agentAccessStream,
   api_key: apiKeyStream,
   webhook_endpoint: webhookEndpointStream,
   webhook_delivery: webhookDeliveryStream,

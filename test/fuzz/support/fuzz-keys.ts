@@ -45,6 +45,11 @@ export function keyArbitrary(
   switch (policy.area) {
     case 'admin':
       return fc.constant(bearer('admin', k.admin));
+    // Platform keys serve every account: the fuzzer's trunks of both accounts are theirs to read.
+    case 'gateway':
+      return fc.constant(bearer('gateway', k.gateway));
+    case 'platform':
+      return fc.constantFrom(bearer('admin', k.admin), bearer('gateway', k.gateway));
     case 'ingest':
       return fc.oneof(
         { arbitrary: fc.constant(bearer('ingest', k.own.ingest)), weight: 9 },

@@ -31,9 +31,14 @@ export async function buildWorld(app: TestApp): Promise<FuzzWorld> {
     expired: await key(own, ['full'], new Date(expiresAt).toISOString()),
   };
   await must(app.admin.delete(`/v1/api-keys/${issued.revoked.id}`), 204);
+  const gateway = (await must(app.admin.post('/v1/api-keys', { name: 'fuzz gateway', scopes: ['gateway'] }), 201)) as {
+    id: string;
+    key: string;
+  };
   const world = new FuzzWorld(
     {
       admin: app.adminKey,
+      gateway: gateway.key,
       own: { full: issued.full.key, read: issued.read.key, ingest: issued.ingest.key, audit: issued.audit.key },
       other: { full: issued.otherFull.key, ingest: issued.otherIngest.key },
       revoked: issued.revoked.key,
@@ -41,7 +46,7 @@ export async function buildWorld(app: TestApp): Promise<FuzzWorld> {
     },
     { own, other },
   );
-  for (const k of Object.values(issued)) world.protectedIds.add(k.id);
+  for (const k of [...Object.values(issued), gateway]) world.protectedIds.add(k.id);
   world.add('/v1/accounts', 'own', own);
   world.add('/v1/accounts', 'other', other);
   for (const [owner, full, ingest] of [

@@ -7,6 +7,8 @@ export type Owner = 'own' | 'other';
 /** The keys the fuzzer holds, by label. `own` is the fuzz account, `other` a second account. */
 export interface FuzzKeys {
   admin: string;
+  /** The platform's gateway key (no account): the agent lookup and the unowned rejections. */
+  gateway: string;
   own: { full: string; read: string; ingest: string; audit: string };
   other: { full: string; ingest: string };
   revoked: string;
