@@ -6,10 +6,11 @@ export const FRAME_SAMPLES = 160;
 
 export interface PacerSink {
   /**
-   * Sends one frame now: `timestamp` is its RTP timestamp (slot × 160), `marker` set on the first
-   * frame after a pause (RFC 3551 §4.1), `heldMs` how long it waited past its slot or its arrival.
+   * Sends one frame now. `skippedSlots`: 20 ms slots that passed with nothing to send since the
+   * previous frame (the RTP timestamp keeps counting them, RFC 3550 §5.1; the first frame after a
+   * pause starts a talkspurt, RFC 3551 §4.1). `heldMs`: how long it waited past its slot or its arrival.
    */
-  send(frame: Buffer, timestamp: number, marker: boolean, heldMs: number): void;
+  send(frame: Buffer, skippedSlots: number, heldMs: number): void;
 }
 
 export interface PacerStats {
@@ -41,10 +42,11 @@ export class Pacer {
   private stopped = false;
   readonly stats: PacerStats = { sent: 0, dropped: 0, cleared: 0, maxLateMs: 0 };
 
+  private lastSentSlot = -1;
+
   constructor(
     private readonly sink: PacerSink,
     private readonly maxFrames = 3_000,
-    private readonly timestampBase = Math.floor(Math.random() * 2 ** 31),
   ) {}
 
   /** Queues a 20 ms frame (copied by the caller or owned by the pacer from here). */
@@ -99,8 +101,9 @@ export class Pacer {
       const slotAt = this.origin + this.nextSlot * FRAME_MS;
       const late = now - slotAt;
       if (late > this.stats.maxLateMs) this.stats.maxLateMs = late;
-      const timestamp = (this.timestampBase + this.nextSlot * FRAME_SAMPLES) >>> 0;
-      this.sink.send(frame, timestamp, this.paused, now - Math.max(slotAt, at));
+      const skipped = this.lastSentSlot < 0 ? 0 : this.nextSlot - this.lastSentSlot - 1;
+      this.lastSentSlot = this.nextSlot;
+      this.sink.send(frame, skipped, now - Math.max(slotAt, at));
       this.paused = false;
       this.stats.sent++;
       this.nextSlot++;

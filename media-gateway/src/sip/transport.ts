@@ -103,7 +103,7 @@ export class SipTransport {
     socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.connections.delete(socket));
-    let buffered = Buffer.alloc(0);
+    let buffered: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
       const peer: Peer = {

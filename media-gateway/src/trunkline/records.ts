@@ -71,7 +71,9 @@ export class RecordSpool {
       this.timer = null;
       if (this.flushing) return this.schedule(RETRY_MS);
       this.flushing = this.flush()
-        .then(() => this.pending().length > 0 && this.schedule(RETRY_MS))
+        .then(() => {
+          if (this.pending().length > 0) this.schedule(RETRY_MS);
+        })
         .catch((error: Error) => {
           this.log.warn({ err: error.message, pending: this.pending().length }, 'posting call records failed; kept on disk');
           this.schedule(RETRY_MS);
