@@ -12,8 +12,10 @@ export interface Settings {
   agentCa: string | null;
   sipHost: string;
   sipPort: number;
-  /** The address put in Via/Contact and SDP (c=): where carriers and Kamailio reach this host. */
+  /** The address put in Via and Contact: where Kamailio reaches this host. */
   advertiseAddress: string;
+  /** The address put in the SDP answer (c=): where carriers send RTP (a NAT's public address, say). */
+  rtpAdvertiseAddress: string;
   rtpHost: string;
   /** RTP ports are taken from [rtpPortMin, rtpPortMax] (even ports; RTCP on the next one, RFC 3550 §11). */
   rtpPortMin: number;
@@ -75,6 +77,8 @@ export function loadSettings(env: Env = process.env): Settings {
   }
   const rtpHost = env.RTP_HOST?.trim() || sipHost;
   if (isIP(rtpHost) !== 4) throw new SettingsError('RTP_HOST must be an IPv4 address');
+  const rtpAdvertiseAddress = env.ADVERTISE_RTP_ADDRESS?.trim() || (rtpHost === '0.0.0.0' ? advertiseAddress : rtpHost);
+  if (isIP(rtpAdvertiseAddress) !== 4) throw new SettingsError('ADVERTISE_RTP_ADDRESS must be an IPv4 address');
   const rtpPortMin = integer(env, 'RTP_PORT_MIN', 20000, 1024, 65534);
   const rtpPortMax = integer(env, 'RTP_PORT_MAX', 29999, 1025, 65535);
   if (rtpPortMax - rtpPortMin < 3) throw new SettingsError('RTP_PORT_MAX must be at least RTP_PORT_MIN + 3');
@@ -93,6 +97,7 @@ export function loadSettings(env: Env = process.env): Settings {
     sipHost,
     sipPort: integer(env, 'SIP_PORT', 5070, 0, 65535),
     advertiseAddress,
+    rtpAdvertiseAddress,
     rtpHost,
     rtpPortMin,
     rtpPortMax,

@@ -281,7 +281,7 @@ export class Call implements SipCall {
     const { settings } = this.deps;
     return Buffer.from(
       buildAnswer(offer, negotiated, {
-        address: settings.advertiseAddress,
+        address: settings.rtpAdvertiseAddress,
         port: this.rtp!.port,
         sessionId: this.sdpSession,
         version: this.sdpVersion,
