@@ -104,7 +104,8 @@ export class FramePacer {
     const offset = index * this.frameBytes;
     const n = Math.min(frame.length, this.frameBytes);
     this.ring.set(n === frame.length ? frame : frame.subarray(0, n), offset);
-    if (n < this.frameBytes) this.ring.fill(this.options.fillByte ?? MULAW_SILENCE, offset + n, offset + this.frameBytes);
+    if (n < this.frameBytes)
+      this.ring.fill(this.options.fillByte ?? MULAW_SILENCE, offset + n, offset + this.frameBytes);
     this.pushedAt[index] = pushedAtMs;
     this.size++;
     this.enqueuedTotal++;
@@ -165,10 +166,7 @@ export class FramePacer {
     if (!schedule) return;
     this.tick();
     const timers = this.options.timers ?? globalThis;
-    this.timer = timers.setTimeout(
-      () => this.run(),
-      schedule.delayUntil(this.nextSlot, this.options.clock.nowMs()),
-    );
+    this.timer = timers.setTimeout(() => this.run(), schedule.delayUntil(this.nextSlot, this.options.clock.nowMs()));
   }
 
   private sendSlot(schedule: FrameSchedule, slot: number, now: number): void {

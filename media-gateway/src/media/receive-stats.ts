@@ -142,7 +142,8 @@ export class ReceiveStats {
     const receivedInterval = this.receivedCount - this.receivedPrior;
     this.receivedPrior = this.receivedCount;
     const lostInterval = expectedInterval - receivedInterval;
-    const fractionLost = expectedInterval === 0 || lostInterval <= 0 ? 0 : Math.floor((lostInterval << 8) / expectedInterval);
+    const fractionLost =
+      expectedInterval === 0 || lostInterval <= 0 ? 0 : Math.floor((lostInterval << 8) / expectedInterval);
     const cumulative = Math.max(-0x800000, Math.min(0x7fffff, expected - this.receivedCount));
     return { fractionLost, cumulativeLost: cumulative };
   }

@@ -1,0 +1,310 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import { MonotonicClock, monotonicClock } from '../media';
+import {
+  AgentCallMetadata,
+  AgentClosed,
+  AgentConnectError,
+  AgentEvents,
+  AgentLogger,
+  AgentPort,
+  AgentStats,
+} from './agent.port';
+import { classifyHandshakeError, classifyHttpStatus, sanitizedTarget } from './agent-failure';
+import { AudioReframer } from './audio-reframer';
+
+export interface MediaStreamsAgentOptions {
+  /** The trunk's custom_endpoint (ws:// or wss://). Never logged beyond scheme, host and path. */
+  url: string;
+  /** Until the WebSocket is open. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** PEM CA(s) to trust for a wss:// agent in addition to the system's (self-signed test agents). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Agent messages larger than this are dropped (counted, logged once). Default 64 KiB. */
+  maxMessageBytes?: number;
+  /** Caller frames are dropped (counted) while the socket buffers more than this. Default 32 KiB (~1.2 s of audio). */
+  maxBufferedBytes?: number;
+  logger?: AgentLogger;
+  clock?: MonotonicClock;
+}
+
+/** Larger messages than this close the socket (ws maxPayload): memory stays bounded whatever the agent sends. */
+const HARD_LIMIT_FACTOR = 16;
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * The custom agent over the bidirectional Media Streams protocol (Twilio's JSON events): we play the
+ * telephony side, sending connected, start, media (caller audio, base64 mu-law 8 kHz), dtmf, mark
+ * (played) and stop; the agent sends media, mark and clear.
+ */
+export class MediaStreamsAgent extends EventEmitter implements AgentPort {
+  private ws: WebSocket | null = null;
+  private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
+  private closedEmitted = false;
+  private readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
+  private callSid = '';
+  private accountSid = '';
+  private sequence = 0;
+  private chunk = 0;
+  private startedMs = 0;
+  private readonly reframer = new AudioReframer(160, (frame) => this.emit('audio', frame));
+  private readonly logged = new Set<string>();
+  private readonly clock: MonotonicClock;
+  private readonly counters: AgentStats = {
+    framesSent: 0,
+    framesReceived: 0,
+    framesDroppedBackpressure: 0,
+    messagesDroppedOversized: 0,
+    messagesDroppedInvalid: 0,
+  };
+
+  constructor(private readonly options: MediaStreamsAgentOptions) {
+    super();
+    this.clock = options.clock ?? monotonicClock;
+  }
+
+  get stats(): AgentStats {
+    return { ...this.counters };
+  }
+
+  override on<E extends keyof AgentEvents>(event: E, listener: AgentEvents[E]): this {
+    return super.on(event, listener);
+  }
+
+  override off<E extends keyof AgentEvents>(event: E, listener: AgentEvents[E]): this {
+    return super.off(event, listener);
+  }
+
+  connect(call: AgentCallMetadata, signal?: AbortSignal): Promise<void> {
+    if (this.state !== 'idle') return Promise.reject(new AgentConnectError('agent_error', false, 'already connected'));
+    this.state = 'connecting';
+    this.callSid = call.callId;
+    this.accountSid = call.accountId ?? '';
+    return new Promise<void>((resolve, reject) => {
+      const fail = (error: AgentConnectError): void => {
+        cleanup();
+        this.state = 'closed';
+        this.ws?.removeAllListeners();
+        this.ws?.on('error', () => undefined);
+        this.ws?.terminate();
+        this.ws = null;
+        this.logOnce(
+          `connect:${error.failureClass}`,
+          { class: error.failureClass, reason: error.reason },
+          'agent connect failed',
+        );
+        reject(error);
+      };
+      const onAbort = (): void => fail(new AgentConnectError('agent_timeout', false, 'connect aborted'));
+      const timer = setTimeout(
+        () => fail(new AgentConnectError('agent_timeout', true, `no connection within ${this.connectTimeoutMs} ms`)),
+        this.connectTimeoutMs,
+      );
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let ws: WebSocket;
+      try {
+        ws = this.openSocket();
+      } catch (error) {
+        return fail(new AgentConnectError('agent_error', false, `bad agent URL: ${(error as Error).message}`));
+      }
+      ws.on('unexpected-response', (_req, res) => {
+        res.resume();
+        fail(classifyHttpStatus(res.statusCode ?? 0));
+      });
+      ws.on('error', (error) => {
+        if (this.state === 'connecting') fail(classifyHandshakeError(error));
+      });
+      ws.on('open', () => {
+        cleanup();
+        this.state = 'open';
+        this.startedMs = this.clock.nowMs();
+        this.attach(ws);
+        this.sendStart(call);
+        resolve();
+      });
+    });
+  }
+
+  sendAudio(frame: Uint8Array): void {
+    const ws = this.ws;
+    if (this.state !== 'open' || !ws) return;
+    if (ws.bufferedAmount > (this.options.maxBufferedBytes ?? 32 * 1024)) {
+      this.counters.framesDroppedBackpressure++;
+      this.logOnce(
+        'backpressure',
+        { bufferedAmount: ws.bufferedAmount },
+        'agent socket backed up: dropping caller audio',
+      );
+      return;
+    }
+    this.chunk++;
+    const timestamp = Math.round(this.clock.nowMs() - this.startedMs);
+    const payload = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64');
+    // Built by hand: this runs 50 times a second per call; every value is a number, a base64 or our own id.
+    ws.send(
+      `{"event":"media","sequenceNumber":"${this.nextSequence()}","media":{"track":"inbound","chunk":"${this.chunk}",` +
+        `"timestamp":"${timestamp}","payload":"${payload}"},"streamSid":"${this.streamSid}"}`,
+    );
+    this.counters.framesSent++;
+  }
+
+  sendDtmf(digit: string): void {
+    this.sendEvent('dtmf', { dtmf: { track: 'inbound_track', digit } });
+  }
+
+  markPlayed(name: string): void {
+    this.sendEvent('mark', { mark: { name } });
+  }
+
+  /** Media Streams has no barge-in message: the agent detects it from the audio and answers with `clear`. */
+  interrupt(): void {
+    return;
+  }
+
+  close(reason: string): Promise<void> {
+    const ws = this.ws;
+    if (this.state !== 'open' || !ws) {
+      this.state = 'closed';
+      return Promise.resolve();
+    }
+    this.sendEvent('stop', { stop: { accountSid: this.accountSid, callSid: this.callSid } });
+    this.reframer.reset();
+    this.state = 'closed';
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => ws.terminate(), CLOSE_WAIT_MS);
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.emitClosed({ by: 'local', reason });
+      ws.close(1000, Buffer.from(reason).subarray(0, 120).toString());
+    });
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? 5000;
+  }
+
+  private openSocket(): WebSocket {
+    const max = this.options.maxMessageBytes ?? 64 * 1024;
+    const ws = new WebSocket(this.options.url, {
+      ca: this.options.ca,
+      perMessageDeflate: false,
+      maxPayload: Math.max(max * HARD_LIMIT_FACTOR, 1024 * 1024),
+      handshakeTimeout: this.connectTimeoutMs,
+      followRedirects: false,
+    });
+    this.ws = ws;
+    return ws;
+  }
+
+  private attach(ws: WebSocket): void {
+    ws.removeAllListeners('error');
+    ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    ws.on('error', (error) => {
+      this.logOnce('socket-error', { error: error.message }, 'agent socket error');
+      if (this.state === 'open') this.emitClosed({ by: 'error', reason: error.message });
+      this.state = 'closed';
+    });
+    ws.on('close', (code, reason) => {
+      if (this.state === 'open') this.emitClosed({ by: 'agent', reason: reason.toString() || 'closed', code });
+      this.state = 'closed';
+    });
+    ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
+  }
+
+  private sendStart(call: AgentCallMetadata): void {
+    this.sendEvent('start', {
+      start: {
+        streamSid: this.streamSid,
+        accountSid: this.accountSid,
+        callSid: call.callId,
+        tracks: ['inbound'],
+        customParameters: { trunk_id: call.trunkId, from: call.from, to: call.to, ...call.customParameters },
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+      },
+    });
+  }
+
+  private sendEvent(event: string, body: Record<string, unknown>): void {
+    if (this.state !== 'open' || !this.ws) return;
+    this.ws.send(
+      JSON.stringify({ event, sequenceNumber: String(this.nextSequence()), ...body, streamSid: this.streamSid }),
+    );
+  }
+
+  private nextSequence(): number {
+    return ++this.sequence;
+  }
+
+  private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+    if (this.state !== 'open') return;
+    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
+    if (size > (this.options.maxMessageBytes ?? 64 * 1024)) {
+      this.counters.messagesDroppedOversized++;
+      this.logOnce('oversized', { bytes: size }, 'agent message over the size bound dropped');
+      return;
+    }
+    const message = isBinary ? undefined : parseJson(data);
+    if (!message || !this.handle(message)) {
+      this.counters.messagesDroppedInvalid++;
+      this.logOnce('invalid', { bytes: size }, 'agent message that is not a Media Streams event dropped');
+    }
+  }
+
+  /** One agent event; false when it is not one this protocol knows, well formed. */
+  private handle(message: Record<string, unknown>): boolean {
+    switch (message.event) {
+      case 'media': {
+        const media = message.media as { payload?: unknown } | undefined;
+        if (typeof media?.payload !== 'string') return false;
+        const audio = Buffer.from(media.payload, 'base64');
+        this.counters.framesReceived += this.reframer.push(audio);
+        return true;
+      }
+      case 'mark': {
+        const mark = message.mark as { name?: unknown } | undefined;
+        if (typeof mark?.name !== 'string') return false;
+        this.counters.framesReceived += this.reframer.flushPadded();
+        this.emit('mark', mark.name);
+        return true;
+      }
+      case 'clear':
+        this.reframer.reset();
+        this.emit('clear');
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private emitClosed(closed: AgentClosed): void {
+    if (this.closedEmitted) return;
+    this.closedEmitted = true;
+    this.emit('closed', closed);
+  }
+
+  private logOnce(kind: string, fields: Record<string, unknown>, message: string): void {
+    if (this.logged.has(kind)) return;
+    this.logged.add(kind);
+    this.options.logger?.warn({ ...fields, agent: sanitizedTarget(this.options.url), callId: this.callSid }, message);
+  }
+}
+
+function parseJson(data: WebSocket.RawData): Record<string, unknown> | undefined {
+  try {
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : (data as Buffer).toString('utf8');
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
