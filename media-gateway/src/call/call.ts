@@ -79,6 +79,8 @@ export class Call implements SipCall {
   private recorded = false;
   private failureClass: string | null = null;
   private dropped = 0;
+  /** Abandons the agent connection when the call ends before it is up (CANCEL while ringing). */
+  private readonly connecting = new AbortController();
 
   constructor(
     private readonly invite: SipRequest,
@@ -162,6 +164,7 @@ export class Call implements SipCall {
           startedAt: this.startedAt,
         },
         this.deps.settings.agentConnectTimeoutMs,
+        this.connecting.signal,
       );
     } catch (error) {
       if (this.state !== 'setup') return;
@@ -467,6 +470,7 @@ export class Call implements SipCall {
     if (this.state === 'ended') return;
     const answered = this.state !== 'setup';
     this.state = 'ended';
+    this.connecting.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     let summary: MediaSummary | null = null;

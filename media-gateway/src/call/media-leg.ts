@@ -38,14 +38,13 @@ export class AgentMediaLegs implements MediaLegFactory {
     private readonly log: Logger,
   ) {}
 
-  async open(options: MediaLegOptions, timeoutMs: number): Promise<MediaLeg> {
+  async open(options: MediaLegOptions, timeoutMs: number, signal: AbortSignal): Promise<MediaLeg> {
     const agent = new MediaStreamsAgent({
       url: options.trunk.customEndpoint!,
       connectTimeoutMs: timeoutMs,
       ...(this.settings.agentCa ? { ca: this.settings.agentCa } : {}),
       logger: this.log,
     });
-    const abort = new AbortController();
     try {
       await agent.connect(
         {
@@ -55,7 +54,7 @@ export class AgentMediaLegs implements MediaLegFactory {
           from: options.from,
           to: options.to,
         },
-        abort.signal,
+        signal,
       );
     } catch (error) {
       void agent.close('connect_failed').catch(() => undefined);

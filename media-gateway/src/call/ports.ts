@@ -65,6 +65,6 @@ export interface MediaLeg {
 }
 
 export interface MediaLegFactory {
-  /** Connects the agent (rejects with AgentConnectError), resolving once it can take audio. */
-  open(options: MediaLegOptions, timeoutMs: number): Promise<MediaLeg>;
+  /** Connects the agent (rejects with AgentConnectError), resolving once it can take audio; `signal` abandons it (CANCEL). */
+  open(options: MediaLegOptions, timeoutMs: number, signal: AbortSignal): Promise<MediaLeg>;
 }

@@ -39,6 +39,11 @@ export class RecordSpool {
   }
 
   add(record: CallRecord): void {
+    this.write(record);
+    this.schedule(0);
+  }
+
+  private write(record: CallRecord): void {
     const name = `${record.id.replace(/[^A-Za-z0-9_]/g, '')}.json`;
     const temporary = join(this.pendingDir, `.${name}.tmp`);
     const fd = openSync(temporary, 'w');
@@ -49,7 +54,6 @@ export class RecordSpool {
       closeSync(fd);
     }
     renameSync(temporary, join(this.pendingDir, name));
-    this.schedule(0);
   }
 
   /** Ids still waiting for Trunkline. */
@@ -94,7 +98,13 @@ export class RecordSpool {
       const refused = new Map(data.rejected.map((r) => [r.index, r]));
       files.forEach((file, index) => {
         const rejection = refused.get(index);
-        if (rejection) {
+        const older = rejection ? withoutNewFields(calls[index]) : null;
+        if (older && rejection && /unknown field|failure_class/.test(rejection.message)) {
+          // A Trunkline from before #26 knows no mos, turn offsets or agent_unreachable: the record
+          // goes again without them rather than not at all.
+          this.log.warn({ id: calls[index].id, message: rejection.message }, 'Trunkline predates the media fields; sending the record without them');
+          this.write(older);
+        } else if (rejection) {
           // Refused on its own: it would be refused again. Kept aside for the operator, not retried.
           this.log.error({ id: calls[index].id, code: rejection.code, message: rejection.message }, 'Trunkline refused a call record');
           renameSync(join(this.pendingDir, file), join(this.refusedDir, file));
@@ -104,4 +114,26 @@ export class RecordSpool {
       });
     }
   }
+}
+
+/** The record without the fields #26 added to ingestion (mos, turn interrupted/start_offset_ms, failure_class agent_unreachable); null when it has none. */
+export function withoutNewFields(record: CallRecord): CallRecord | null {
+  const older: CallRecord = { ...record };
+  let changed = false;
+  if ('mos' in older) {
+    delete older.mos;
+    changed = true;
+  }
+  if (older.failure_class === 'agent_unreachable') {
+    delete older.failure_class;
+    changed = true;
+  }
+  if (Array.isArray(older.turns)) {
+    older.turns = (older.turns as Record<string, unknown>[]).map((turn) => {
+      const { interrupted: _i, start_offset_ms: _s, ...rest } = turn;
+      if (_i !== undefined || _s !== undefined) changed = true;
+      return rest;
+    });
+  }
+  return changed ? older : null;
 }

@@ -1,0 +1,294 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, until } from '../support/free-port';
+import { ApiClient } from '../support/http-client';
+import { ServiceProcess } from '../support/service-process';
+import { customBody } from '../support/trunk-requests';
+import { startGateway } from '../../bench/lib/sip/gateway';
+import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
+import { recordIdOf } from '../../bench/lib/sip/sipp';
+import { caFileOf, provision } from '../sip/support/trunkline';
+import { MockAgent, startMockAgent, toneReply } from './support/mock-agent';
+import { MediaGatewaySettings, startMediaGateway } from './support/media-gateway';
+import { LossyRelay, RELAY_ADDRESS, RtpCounter } from './support/network';
+import { CallShape, MediaResult, runMediaCalls } from './support/sipp-media';
+import { makeSpeech } from './support/speech';
+import { startTrunkline } from './support/trunkline';
+import { freeUdpRange } from './support/udp-range';
+
+/**
+ * The voice path end to end (docs/media-gateway.md): SIPp carriers play speech as RTP →
+ * Kamailio (authentication, MEDIA_GATEWAY_RECORDS=1) → the media gateway → mock Media Streams
+ * agents that answer each utterance after D ms. Every assertion is on what Trunkline stored, what
+ * SIPp saw, or what the caller's RTP counter received.
+ */
+const PASSWORD = 'correct-horse-battery';
+const D = 400;
+/** The VAD's silence window (the trunks set it) and the mock agents' end-of-speech silence. */
+const SILENCE_MS = 500;
+const REPLY_MS = 1_000;
+const MEDIA_TIMEOUT_MS = 3_000;
+const RTP_PORTS = 160;
+
+function succeeded(run: MediaResult): void {
+  if (run.exitCode !== 0) throw new Error(`SIPp exited ${run.exitCode}:\n${run.output.slice(-4000)}`);
+}
+
+describe('the media gateway under real SIP and RTP', () => {
+  const group = new ProcessGroup();
+  const dir = mkdtempSync(join(tmpdir(), 'trunkline-media-'));
+  const agents: Record<string, MockAgent> = {};
+  let settings: { dataDir: string; port: number; mediaGatewayPort: number };
+  let service: ServiceProcess;
+  let client: ApiClient;
+  let kamailioPort: number;
+  let relay: LossyRelay;
+  let mediaSettings: MediaGatewaySettings;
+  let mediaGateway: Spawned;
+  let speech: { wav: string; durationS: number };
+  let oneUtterance: { wav: string; durationS: number };
+  let bargeIn: { wav: string; durationS: number };
+  const counters: RtpCounter[] = [];
+
+  const trunk = async (endpoint: string) => {
+    const created = await client.post(
+      '/v1/trunks',
+      customBody({
+        sip_password: PASSWORD,
+        custom_endpoint: endpoint,
+        vad: { threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: SILENCE_MS },
+      }),
+    );
+    if (created.status !== 201) throw new Error(`trunk: ${created.text}`);
+    return created.body as { id: string; sip_username: string };
+  };
+  const counterPorts = async (n: number) => {
+    const opened = await Promise.all(Array.from({ length: n }, () => RtpCounter.open()));
+    counters.push(...opened);
+    return opened;
+  };
+  const call = async (line: { sip_username: string }, shape: CallShape, n = 1, pauseMs = 1000) => {
+    const mediaCounters = await counterPorts(n);
+    const run = await runMediaCalls(group, dir, {
+      gatewayPort: kamailioPort,
+      user: line.sip_username,
+      password: PASSWORD,
+      shape,
+      mediaPorts: mediaCounters.map((c) => c.port),
+      pauseMs,
+    });
+    return { run, counters: mediaCounters };
+  };
+  const listed = async (trunkId: string) => {
+    const all: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await client.get(`/v1/calls?trunk_id=${trunkId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      all.push(...page.body.calls);
+      cursor = page.body.pagination.next_cursor;
+    } while (cursor);
+    return all;
+  };
+  /** The stored detail of each of a trunk's `n` calls, once all have arrived. */
+  const records = async (trunkId: string, n: number): Promise<any[]> => {
+    await until(`${n} call records of ${trunkId}`, async () => (await listed(trunkId)).length >= n, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nmedia gateway:\n${mediaGateway.output().slice(-6000)}`);
+    });
+    const list = await listed(trunkId);
+    expect(list).toHaveLength(n);
+    return Promise.all(list.map(async (item) => (await client.get(`/v1/calls/${item.id}`)).body));
+  };
+  const turnsOf = (record: any, speaker: 'caller' | 'agent') => (record.turns as any[]).filter((t) => t.speaker === speaker);
+
+  beforeAll(async () => {
+    speech = makeSpeech(dir, 'two', ['I would like to check my order please', 'And when will it arrive'], [3, 3]);
+    oneUtterance = makeSpeech(dir, 'one', ['Hello there I need some help'], [2.5]);
+    // The second sentence starts while the agent's 4 s answer to the first is still playing.
+    bargeIn = makeSpeech(dir, 'barge', ['Tell me about my account', 'Wait stop I have a question'], [1.5, 3]);
+    agents.normal = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(REPLY_MS) });
+    agents.long = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(4_000) });
+    agents.hangup = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(600), hangUpAfterReplies: 1 });
+    agents.stuck = await startMockAgent({ neverAnswerUpgrade: true });
+    const agentCa = join(dir, 'agents-ca.pem');
+    writeFileSync(agentCa, Object.values(agents).map((a) => a.ca).join('\n'));
+
+    const mediaSipPort = await freeUdpPort();
+    kamailioPort = await freeUdpPort();
+    settings = { dataDir: join(dir, 'trunkline'), port: await freePort(), mediaGatewayPort: mediaSipPort };
+    service = await startTrunkline(group, settings);
+    const provisioned = await provision(service);
+    client = provisioned.client;
+    const rtpMin = await freeUdpRange(RTP_PORTS, ['127.0.0.1', RELAY_ADDRESS]);
+    relay = await LossyRelay.open(rtpMin, rtpMin + RTP_PORTS - 1);
+    mediaSettings = {
+      sipPort: mediaSipPort,
+      trunklineUrl: `${service.origin}/v1`,
+      gatewayKey: provisioned.gatewayKey,
+      trunklineCaFile: caFileOf(settings.dataDir),
+      agentCaFile: agentCa,
+      spoolDir: join(dir, 'spool'),
+      rtpPortMin: rtpMin,
+      rtpPortMax: rtpMin + RTP_PORTS - 1,
+      env: {
+        ADVERTISE_RTP_ADDRESS: RELAY_ADDRESS,
+        MEDIA_TIMEOUT_MS: String(MEDIA_TIMEOUT_MS),
+        AGENT_CONNECT_TIMEOUT_MS: '3000',
+      },
+    };
+    mediaGateway = await startMediaGateway(group, mediaSettings);
+    await startGateway(group, {
+      sipPort: kamailioPort,
+      sipDomain: 'sip.trunkline.test',
+      trunklineUrl: `${service.origin}/v1`,
+      gatewayKey: provisioned.gatewayKey,
+      caFile: caFileOf(settings.dataDir),
+      env: { MEDIA_GATEWAY_RECORDS: '1' },
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const counter of counters) counter.close();
+    relay?.close();
+    await Promise.all(Object.values(agents).map((a) => a.close()));
+    await group.stopAll();
+    // MEDIA_TEST_KEEP=1 keeps the scenarios, SIPp logs and spool for a look after a failure.
+    if (!process.env.MEDIA_TEST_KEEP) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${dir}`);
+  }, 60_000);
+
+  it('bridges a call to the agent: one turn per utterance, processing time D + the silence window, agent audio at the caller', async () => {
+    const line = await trunk(agents.normal.url);
+    const { run, counters: [counter] } = await call(line, { kind: 'answered', wav: speech.wav, end: 'caller' }, 1, Math.round(speech.durationS * 1000) + 1000);
+    succeeded(run);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ status: 'connected', sip_code: 200, metrics: { codec_used: 'G711u', packet_loss_percent: 0 } });
+    expect(record.id).toBe(recordIdOf(run.events.find((e) => e.what === 'ANSWERED')!.callId));
+    expect(turnsOf(record, 'caller')).toHaveLength(2);
+    const answers = turnsOf(record, 'agent');
+    expect(answers).toHaveLength(2);
+    for (const answer of answers) {
+      expect(Math.abs(answer.processing_time_ms - (D + SILENCE_MS))).toBeLessThanOrEqual(60);
+      expect(Math.abs(answer.duration_ms - REPLY_MS)).toBeLessThanOrEqual(60);
+    }
+    expect(Math.abs(record.ai_latency_ms - (D + SILENCE_MS))).toBeLessThanOrEqual(60);
+    expect(record.metrics.jitter_ms).not.toBeNull();
+    expect(record.metrics.gateway_processing_ms).not.toBeNull();
+    expect(record.sip_trace).toMatch(/INVITE/);
+    // The caller heard both answers: 2 × 1 s of agent audio is 100 RTP packets of 20 ms.
+    expect(counter.packets).toBe(2 * (REPLY_MS / 20));
+    expect(agents.normal.connections.at(-1)!.stopped).toBe(true);
+  }, 120_000);
+
+  it('measures 5 % loss injected on the path from the carrier (5 ± 1.5 %)', async () => {
+    const line = await trunk(agents.normal.url);
+    relay.dropEvery = 20;
+    try {
+      const { run } = await call(line, { kind: 'answered', wav: speech.wav, end: 'caller' }, 1, Math.round(speech.durationS * 1000));
+      succeeded(run);
+    } finally {
+      relay.dropEvery = 0;
+    }
+    const [record] = await records(line.id, 1);
+    expect(record.metrics.packet_loss_percent).toBeGreaterThanOrEqual(3.5);
+    expect(record.metrics.packet_loss_percent).toBeLessThanOrEqual(6.5);
+  }, 120_000);
+
+  it('marks the agent turn interrupted when the caller barges in and the agent sends clear', async () => {
+    const line = await trunk(agents.long.url);
+    const before = agents.long.connections.length;
+    const { run, counters: [counter] } = await call(line, { kind: 'answered', wav: bargeIn.wav, end: 'caller' }, 1, Math.round(bargeIn.durationS * 1000) + 5000);
+    succeeded(run);
+    const connection = agents.long.connections[before];
+    expect(connection.clearsSent).toBeGreaterThanOrEqual(1);
+    const [record] = await records(line.id, 1);
+    const answers = turnsOf(record, 'agent');
+    expect(answers[0].interrupted).toBe(true);
+    // The first answer was cut short: far less than its 4 s reached the caller.
+    expect(answers[0].duration_ms).toBeLessThan(3_000);
+    expect(counter.packets).toBeLessThan(2 * (4_000 / 20));
+  }, 120_000);
+
+  it('answers 503 and records a failed call when the agent cannot be reached', async () => {
+    const line = await trunk(`wss://127.0.0.1:${await freePort()}/agent`);
+    const { run } = await call(line, { kind: 'refused' });
+    succeeded(run);
+    expect(run.events.some((e) => e.what === 'REFUSED' && e.detail === '503')).toBe(true);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ status: 'failed', sip_code: 503 });
+    expect(['agent_unreachable', 'capacity']).toContain(record.failure_class);
+  }, 120_000);
+
+  it('hangs up toward the caller when the agent ends the stream', async () => {
+    const line = await trunk(agents.hangup.url);
+    const { run } = await call(line, { kind: 'answered', wav: oneUtterance.wav, end: 'gateway' });
+    succeeded(run);
+    expect(run.events.some((e) => e.what === 'ENDED' && e.detail === 'gateway')).toBe(true);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ status: 'connected', disconnect_reason: 'agent_hangup', sip_code: 200 });
+    expect(turnsOf(record, 'agent')).toHaveLength(1);
+  }, 120_000);
+
+  it('takes a CANCEL while ringing: 487 to the caller, the agent connection abandoned', async () => {
+    const line = await trunk(agents.stuck.url);
+    const { run } = await call(line, { kind: 'cancelled' });
+    succeeded(run);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ sip_code: 487, disconnect_reason: 'caller_cancel' });
+    expect(record.answered_at).toBeNull();
+  }, 120_000);
+
+  it('keeps the call through a hold and resume re-INVITE', async () => {
+    const line = await trunk(agents.normal.url);
+    const { run } = await call(line, { kind: 'answered', wav: oneUtterance.wav, hold: true, end: 'caller' }, 1, 1500);
+    succeeded(run);
+    const directions = run.events.filter((e) => e.what === 'REINVITE').map((e) => e.detail);
+    expect(directions).toEqual(['sendonly recvonly', 'sendrecv sendrecv']);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ status: 'connected', disconnect_reason: 'caller_hangup' });
+  }, 120_000);
+
+  it('ends a call whose RTP stops with BYE and disconnect_reason media_timeout', async () => {
+    const line = await trunk(agents.normal.url);
+    const { run } = await call(line, { kind: 'answered', wav: null, end: 'gateway' });
+    succeeded(run);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ status: 'disconnected', disconnect_reason: 'media_timeout', failure_class: 'network' });
+    const talk = Date.parse(record.end_time) - Date.parse(record.answered_at);
+    expect(talk).toBeGreaterThanOrEqual(MEDIA_TIMEOUT_MS);
+  }, 120_000);
+
+  it('carries 50 concurrent calls, each recorded once with its turns, each caller hearing its agent', async () => {
+    const line = await trunk(agents.normal.url);
+    const { run, counters: fifty } = await call(line, { kind: 'answered', wav: oneUtterance.wav, end: 'caller' }, 50, Math.round(oneUtterance.durationS * 1000) + 500);
+    succeeded(run);
+    const stored = await records(line.id, 50);
+    expect(new Set(stored.map((r) => r.id)).size).toBe(50);
+    for (const record of stored) {
+      expect(record.status).toBe('connected');
+      expect(turnsOf(record, 'caller')).toHaveLength(1);
+      expect(turnsOf(record, 'agent')).toHaveLength(1);
+    }
+    expect(fifty.every((c) => c.packets === REPLY_MS / 20)).toBe(true);
+  }, 180_000);
+
+  it('spools records while Trunkline is away and delivers each once after both restart', async () => {
+    const line = await trunk(agents.normal.url);
+    // Past the change feed's 10 s overlap, Kamailio and the media gateway keep the trunk cached.
+    await sleep(11_000);
+    succeeded((await call(line, { kind: 'answered', wav: null, end: 'caller' }, 1, 500)).run);
+    await records(line.id, 1);
+    service.child.kill('SIGTERM');
+    await service.exited;
+    const { run } = await call(line, { kind: 'answered', wav: oneUtterance.wav, end: 'caller' }, 2, 1000);
+    succeeded(run);
+    await until('two records spooled', async () => readdirSync(join(mediaSettings.spoolDir, 'pending')).length === 2, 30_000);
+    await mediaGateway.stop();
+    expect(readdirSync(join(mediaSettings.spoolDir, 'pending')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
+    mediaGateway = await startMediaGateway(group, mediaSettings);
+    service = await startTrunkline(group, settings);
+    const stored = await records(line.id, 3);
+    expect(new Set(stored.map((r) => r.id)).size).toBe(3);
+    await until('the spool empties', async () => readdirSync(join(mediaSettings.spoolDir, 'pending')).length === 0, 30_000);
+  }, 180_000);
+});
