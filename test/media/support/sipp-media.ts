@@ -61,7 +61,12 @@ function tail(shape: CallShape): string {
     return `
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
-  <recv response="480" optional="true" next="refused"/>
+  <recv response="480" optional="true" next="refused">
+    <action><log message="REFUSED [call_id] 480"/></action>
+  </recv>
+  <recv response="500" optional="true" next="refused">
+    <action><log message="REFUSED [call_id] 500"/></action>
+  </recv>
   <recv response="503" next="refused">
     <action><log message="REFUSED [call_id] 503"/></action>
   </recv>
@@ -69,7 +74,7 @@ function tail(shape: CallShape): string {
   <send>
     <![CDATA[
       ACK sip:[field1]@[remote_ip]:[remote_port] SIP/2.0
-      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-5]
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-6]
       From: <sip:[field0]@carrier.example>;tag=[pid]T[call_number]
       To: <sip:[field1]@[remote_ip]:[remote_port]>[peer_tag_param]
       Call-ID: [call_id]
