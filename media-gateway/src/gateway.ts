@@ -38,25 +38,30 @@ export class MediaGateway {
       },
       garbage: (peer, bytes) => this.server.countGarbage(peer, bytes),
     });
-    this.server = new SipServer(this.transport, new Set(settings.trustedSources), {
-      invite: (request, peer, key) => {
-        const call = new Call(request, peer, key, {
-          settings,
-          log,
-          server: this.server,
-          directory: this.directory,
-          spool: this.spool,
-          ports: this.ports,
-          media: this.media,
-          active: () => this.calls.size,
-          ended: (c) => this.calls.delete(c),
-        });
-        this.calls.add(call);
-        // Registered before start() sends anything, so a quick CANCEL finds it.
-        queueMicrotask(() => void call.start());
-        return call;
+    this.server = new SipServer(
+      this.transport,
+      new Set(settings.trustedSources),
+      {
+        invite: (request, peer, key) => {
+          const call = new Call(request, peer, key, {
+            settings,
+            log,
+            server: this.server,
+            directory: this.directory,
+            spool: this.spool,
+            ports: this.ports,
+            media: this.media,
+            active: () => this.calls.size,
+            ended: (c) => this.calls.delete(c),
+          });
+          this.calls.add(call);
+          // Registered before start() sends anything, so a quick CANCEL finds it.
+          queueMicrotask(() => void call.start());
+          return call;
+        },
       },
-    }, log);
+      log,
+    );
   }
 
   async start(): Promise<{ sipPort: number }> {

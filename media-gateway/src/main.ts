@@ -22,11 +22,21 @@ async function main(): Promise<void> {
   const log = pino({
     level: settings.logLevel,
     base: { service: 'media-gateway' },
-    redact: { paths: ['gatewayKey', '*.gatewayKey', 'authorization', '*.authorization', '*.api_key', '*.apiKey'], censor: '[redacted]' },
+    redact: {
+      paths: ['gatewayKey', '*.gatewayKey', 'authorization', '*.authorization', '*.api_key', '*.apiKey'],
+      censor: '[redacted]',
+    },
   });
   const gateway = new MediaGateway(settings, log, new AgentMediaLegs(settings, log));
   const { sipPort } = await gateway.start();
-  log.info({ sip: `${settings.sipHost}:${sipPort}`, transports: ['udp', 'tcp'], rtp: [settings.rtpPortMin, settings.rtpPortMax] }, 'media gateway listening');
+  log.info(
+    {
+      sip: `${settings.sipHost}:${sipPort}`,
+      transports: ['udp', 'tcp'],
+      rtp: [settings.rtpPortMin, settings.rtpPortMax],
+    },
+    'media gateway listening',
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -64,9 +64,11 @@ function pem(env: Env, name: string): string | null {
 /** Reads the environment once; any bad value stops the process with a message naming the setting. */
 export function loadSettings(env: Env = process.env): Settings {
   const trunklineUrl = required(env, 'TRUNKLINE_URL').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+\/v1$/.test(trunklineUrl)) throw new SettingsError('TRUNKLINE_URL must look like https://host:port/v1');
+  if (!/^https?:\/\/[^/]+\/v1$/.test(trunklineUrl))
+    throw new SettingsError('TRUNKLINE_URL must look like https://host:port/v1');
   const gatewayKey = required(env, 'TRUNKLINE_GATEWAY_KEY');
-  if (!/^sk_(live|test)_[A-Za-z0-9]{32}$/.test(gatewayKey)) throw new SettingsError('TRUNKLINE_GATEWAY_KEY must be an sk_live_/sk_test_ key');
+  if (!/^sk_(live|test)_[A-Za-z0-9]{32}$/.test(gatewayKey))
+    throw new SettingsError('TRUNKLINE_GATEWAY_KEY must be an sk_live_/sk_test_ key');
   const sipHost = env.SIP_HOST?.trim() || '0.0.0.0';
   const advertiseAddress = env.ADVERTISE_ADDRESS?.trim() || (sipHost === '0.0.0.0' ? '127.0.0.1' : sipHost);
   for (const [name, value] of [

@@ -92,14 +92,17 @@ describe('the media gateway under real SIP and RTP', () => {
   };
   /** The stored detail of each of a trunk's `n` calls, once all have arrived. */
   const records = async (trunkId: string, n: number): Promise<any[]> => {
-    await until(`${n} call records of ${trunkId}`, async () => (await listed(trunkId)).length >= n, 60_000).catch((error: Error) => {
-      throw new Error(`${error.message}\nmedia gateway:\n${mediaGateway.output().slice(-6000)}`);
-    });
+    await until(`${n} call records of ${trunkId}`, async () => (await listed(trunkId)).length >= n, 60_000).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\nmedia gateway:\n${mediaGateway.output().slice(-6000)}`);
+      },
+    );
     const list = await listed(trunkId);
     expect(list).toHaveLength(n);
     return Promise.all(list.map(async (item) => (await client.get(`/v1/calls/${item.id}`)).body));
   };
-  const turnsOf = (record: any, speaker: 'caller' | 'agent') => (record.turns as any[]).filter((t) => t.speaker === speaker);
+  const turnsOf = (record: any, speaker: 'caller' | 'agent') =>
+    (record.turns as any[]).filter((t) => t.speaker === speaker);
 
   beforeAll(async () => {
     speech = makeSpeech(dir, 'two', ['I would like to check my order please', 'And when will it arrive'], [3, 3]);
@@ -108,10 +111,20 @@ describe('the media gateway under real SIP and RTP', () => {
     bargeIn = makeSpeech(dir, 'barge', ['Tell me about my account', 'Wait stop I have a question'], [1.5, 3]);
     agents.normal = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(REPLY_MS) });
     agents.long = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(4_000) });
-    agents.hangup = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(600), hangUpAfterReplies: 1 });
+    agents.hangup = await startMockAgent({
+      replyDelayMs: D,
+      silenceMs: SILENCE_MS,
+      reply: toneReply(600),
+      hangUpAfterReplies: 1,
+    });
     agents.stuck = await startMockAgent({ neverAnswerUpgrade: true });
     const agentCa = join(dir, 'agents-ca.pem');
-    writeFileSync(agentCa, Object.values(agents).map((a) => a.ca).join('\n'));
+    writeFileSync(
+      agentCa,
+      Object.values(agents)
+        .map((a) => a.ca)
+        .join('\n'),
+    );
 
     const mediaSipPort = await freeUdpPort();
     kamailioPort = await freeUdpPort();
@@ -159,10 +172,22 @@ describe('the media gateway under real SIP and RTP', () => {
 
   it('bridges a call to the agent: one turn per utterance, processing time D + the silence window, agent audio at the caller', async () => {
     const line = await trunk(agents.normal.url);
-    const { run, counters: [counter] } = await call(line, { kind: 'answered', wav: speech.wav, end: 'caller' }, 1, Math.round(speech.durationS * 1000) + 1000);
+    const {
+      run,
+      counters: [counter],
+    } = await call(
+      line,
+      { kind: 'answered', wav: speech.wav, end: 'caller' },
+      1,
+      Math.round(speech.durationS * 1000) + 1000,
+    );
     succeeded(run);
     const [record] = await records(line.id, 1);
-    expect(record).toMatchObject({ status: 'connected', sip_code: 200, metrics: { codec_used: 'G711u', packet_loss_percent: 0 } });
+    expect(record).toMatchObject({
+      status: 'connected',
+      sip_code: 200,
+      metrics: { codec_used: 'G711u', packet_loss_percent: 0 },
+    });
     expect(record.id).toBe(recordIdOf(run.events.find((e) => e.what === 'ANSWERED')!.callId));
     expect(turnsOf(record, 'caller')).toHaveLength(2);
     const answers = turnsOf(record, 'agent');
@@ -184,7 +209,12 @@ describe('the media gateway under real SIP and RTP', () => {
     const line = await trunk(agents.normal.url);
     relay.dropEvery = 20;
     try {
-      const { run } = await call(line, { kind: 'answered', wav: speech.wav, end: 'caller' }, 1, Math.round(speech.durationS * 1000));
+      const { run } = await call(
+        line,
+        { kind: 'answered', wav: speech.wav, end: 'caller' },
+        1,
+        Math.round(speech.durationS * 1000),
+      );
       succeeded(run);
     } finally {
       relay.dropEvery = 0;
@@ -197,7 +227,15 @@ describe('the media gateway under real SIP and RTP', () => {
   it('marks the agent turn interrupted when the caller barges in and the agent sends clear', async () => {
     const line = await trunk(agents.long.url);
     const before = agents.long.connections.length;
-    const { run, counters: [counter] } = await call(line, { kind: 'answered', wav: bargeIn.wav, end: 'caller' }, 1, Math.round(bargeIn.durationS * 1000) + 5000);
+    const {
+      run,
+      counters: [counter],
+    } = await call(
+      line,
+      { kind: 'answered', wav: bargeIn.wav, end: 'caller' },
+      1,
+      Math.round(bargeIn.durationS * 1000) + 5000,
+    );
     succeeded(run);
     const connection = agents.long.connections[before];
     expect(connection.clearsSent).toBeGreaterThanOrEqual(1);
@@ -254,14 +292,23 @@ describe('the media gateway under real SIP and RTP', () => {
     const { run } = await call(line, { kind: 'answered', wav: null, end: 'gateway' });
     succeeded(run);
     const [record] = await records(line.id, 1);
-    expect(record).toMatchObject({ status: 'disconnected', disconnect_reason: 'media_timeout', failure_class: 'network' });
+    expect(record).toMatchObject({
+      status: 'disconnected',
+      disconnect_reason: 'media_timeout',
+      failure_class: 'network',
+    });
     const talk = Date.parse(record.end_time) - Date.parse(record.answered_at);
     expect(talk).toBeGreaterThanOrEqual(MEDIA_TIMEOUT_MS);
   }, 120_000);
 
   it('carries 50 concurrent calls, each recorded once with its turns, each caller hearing its agent', async () => {
     const line = await trunk(agents.normal.url);
-    const { run, counters: fifty } = await call(line, { kind: 'answered', wav: oneUtterance.wav, end: 'caller' }, 50, Math.round(oneUtterance.durationS * 1000) + 500);
+    const { run, counters: fifty } = await call(
+      line,
+      { kind: 'answered', wav: oneUtterance.wav, end: 'caller' },
+      50,
+      Math.round(oneUtterance.durationS * 1000) + 500,
+    );
     succeeded(run);
     const stored = await records(line.id, 50);
     expect(new Set(stored.map((r) => r.id)).size).toBe(50);
@@ -283,13 +330,21 @@ describe('the media gateway under real SIP and RTP', () => {
     await service.exited;
     const { run } = await call(line, { kind: 'answered', wav: oneUtterance.wav, end: 'caller' }, 2, 1000);
     succeeded(run);
-    await until('two records spooled', async () => readdirSync(join(mediaSettings.spoolDir, 'pending')).length === 2, 30_000);
+    await until(
+      'two records spooled',
+      async () => readdirSync(join(mediaSettings.spoolDir, 'pending')).length === 2,
+      30_000,
+    );
     await mediaGateway.stop();
     expect(readdirSync(join(mediaSettings.spoolDir, 'pending')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
     mediaGateway = await startMediaGateway(group, mediaSettings);
     service = await startTrunkline(group, settings);
     const stored = await records(line.id, 3);
     expect(new Set(stored.map((r) => r.id)).size).toBe(3);
-    await until('the spool empties', async () => readdirSync(join(mediaSettings.spoolDir, 'pending')).length === 0, 30_000);
+    await until(
+      'the spool empties',
+      async () => readdirSync(join(mediaSettings.spoolDir, 'pending')).length === 0,
+      30_000,
+    );
   }, 180_000);
 });

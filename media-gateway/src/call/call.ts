@@ -121,7 +121,10 @@ export class Call implements SipCall {
     if (!offer) return this.refuse(400, 'Malformed SDP');
     const negotiated = negotiate(offer);
     // RFC 3264 §6: no common format → 488, and no call is set up.
-    if (!negotiated) return this.refuse(488, 'Not Acceptable Here', null, [['warning', '304 trunkline "no common codec: PCMU, PCMA"']]);
+    if (!negotiated)
+      return this.refuse(488, 'Not Acceptable Here', null, [
+        ['warning', '304 trunkline "no common codec: PCMU, PCMA"'],
+      ]);
     this.negotiated = negotiated;
     const lookup = await this.deps.directory.lookup(uriUser(this.invite.uri));
     if (this.state !== 'setup') return;
@@ -133,7 +136,8 @@ export class Call implements SipCall {
     if (claimed && claimed !== trunk.trunkId) return this.refuse(404, 'Not Found');
     if (trunk.status !== 'active') return this.refuse(403, 'Trunk inactive');
     this.trunk = trunk;
-    if (trunk.provider !== 'custom' || !trunk.customEndpoint) return this.refuse(503, 'Provider not served here', 'agent_error');
+    if (trunk.provider !== 'custom' || !trunk.customEndpoint)
+      return this.refuse(503, 'Provider not served here', 'agent_error');
     if (this.deps.active() > this.deps.settings.maxCalls) return this.refuse(503, 'Over capacity', 'capacity');
     const pair = await this.deps.ports.take();
     if (this.state !== 'setup') {
@@ -172,7 +176,11 @@ export class Call implements SipCall {
       this.deps.log.warn({ call: this.recordId, failure, err: (error as Error).message }, 'agent not connected');
       // The agent never took the call: 480 when it did not answer in time, 503 when it could not be reached or refused.
       if (failure === 'timeout') return this.refuse(480, 'Agent did not answer', 'agent_timeout');
-      return this.refuse(503, failure === 'refused' ? 'Agent refused' : 'Agent unreachable', failure === 'refused' ? 'agent_error' : 'agent_unreachable');
+      return this.refuse(
+        503,
+        failure === 'refused' ? 'Agent refused' : 'Agent unreachable',
+        failure === 'refused' ? 'agent_error' : 'agent_unreachable',
+      );
     }
     if (this.state !== 'setup') {
       // Cancelled while the agent was connecting.
@@ -216,7 +224,12 @@ export class Call implements SipCall {
       return;
     }
     if (this.state === 'ended') {
-      this.reply(request, peer, request.method === 'BYE' ? 200 : 481, request.method === 'BYE' ? 'OK' : 'Call/Transaction Does Not Exist');
+      this.reply(
+        request,
+        peer,
+        request.method === 'BYE' ? 200 : 481,
+        request.method === 'BYE' ? 'OK' : 'Call/Transaction Does Not Exist',
+      );
       return;
     }
     // §12.2.2: a request with a lower CSeq than the last one is out of order.
@@ -296,7 +309,8 @@ export class Call implements SipCall {
   private onRtp(packet: Buffer, address: string): void {
     if (this.state === 'ended' || !this.negotiated) return;
     if (address !== this.negotiated.remoteAddress) {
-      if (this.dropped++ % 500 === 0) this.deps.log.warn({ call: this.recordId, source: address }, 'RTP from an unexpected address ignored');
+      if (this.dropped++ % 500 === 0)
+        this.deps.log.warn({ call: this.recordId, source: address }, 'RTP from an unexpected address ignored');
       return;
     }
     const now = performance.now();
@@ -329,7 +343,8 @@ export class Call implements SipCall {
     const check = () => {
       if (this.state === 'ended') return;
       if (this.held) this.lastRtpAt = performance.now();
-      else if (performance.now() - this.lastRtpAt >= this.deps.settings.mediaTimeoutMs) return this.hangUp('media_timeout');
+      else if (performance.now() - this.lastRtpAt >= this.deps.settings.mediaTimeoutMs)
+        return this.hangUp('media_timeout');
       this.timer(check, every);
     };
     this.timer(check, every);

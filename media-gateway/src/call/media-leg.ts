@@ -61,7 +61,10 @@ export class AgentMediaLegs implements MediaLegFactory {
       if (error instanceof AgentPortConnectError) {
         // A timeout is the agent not answering (480); anything else is an agent that cannot take the call (503).
         if (error.failureClass === 'agent_timeout') throw new AgentConnectError('timeout', error.reason);
-        const refused = error.failureClass === 'agent_auth' || error.failureClass === 'agent_quota' || /\b(4\d\d|5\d\d)\b/.test(error.reason);
+        const refused =
+          error.failureClass === 'agent_auth' ||
+          error.failureClass === 'agent_quota' ||
+          /\b(4\d\d|5\d\d)\b/.test(error.reason);
         throw new AgentConnectError(refused ? 'refused' : 'unreachable', error.reason);
       }
       throw new AgentConnectError('unreachable', (error as Error).message);
@@ -204,7 +207,9 @@ class AgentMediaLeg implements MediaLeg {
     all.merge(this.toAgent);
     all.merge(this.toCaller);
     const carrierLag =
-      this.roundTrips.length > 0 ? Math.round(this.roundTrips.reduce((a, b) => a + b, 0) / this.roundTrips.length / 2) : null;
+      this.roundTrips.length > 0
+        ? Math.round(this.roundTrips.reduce((a, b) => a + b, 0) / this.roundTrips.length / 2)
+        : null;
     const heard = stats.received > 0;
     const loss = heard ? Math.round(stats.lossPercent * 100) / 100 : null;
     const jitter = heard ? stats.meanJitterMs : null;
@@ -224,8 +229,12 @@ class AgentMediaLeg implements MediaLeg {
       carrier_lag_ms: carrierLag,
       mos: heard
         ? Math.round(
-            estimateMos({ codec: this.options.codec, oneWayDelayMs: carrierLag ?? 0, jitterMs: jitter ?? 0, packetLossPercent: loss ?? 0 }) *
-              100,
+            estimateMos({
+              codec: this.options.codec,
+              oneWayDelayMs: carrierLag ?? 0,
+              jitterMs: jitter ?? 0,
+              packetLossPercent: loss ?? 0,
+            }) * 100,
           ) / 100
         : null,
       frames_sent: this.pacer.stats.sent,

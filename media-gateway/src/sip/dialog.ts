@@ -29,7 +29,9 @@ export function nextHop(routeSet: string[], remoteTarget: string, fallback: Peer
     transport,
     address: match[1].replace(/^\[|\]$/g, ''),
     port: match[2] ? Number(match[2]) : 5060,
-    ...(transport === 'TCP' && fallback.transport === 'TCP' && fallback.connection ? { connection: fallback.connection } : {}),
+    ...(transport === 'TCP' && fallback.transport === 'TCP' && fallback.connection
+      ? { connection: fallback.connection }
+      : {}),
   };
 }
 
@@ -72,7 +74,10 @@ export class Dialog {
   /** A request of ours inside the dialog (§12.2.1.1), e.g. BYE. */
   request(method: string, transport: 'UDP' | 'TCP', extra: [string, string][] = []): SipRequest {
     const headers = new Headers();
-    headers.add('via', `SIP/2.0/${transport} ${this.advertise.address}:${this.advertise.port};branch=${newBranch()};rport`);
+    headers.add(
+      'via',
+      `SIP/2.0/${transport} ${this.advertise.address}:${this.advertise.port};branch=${newBranch()};rport`,
+    );
     headers.set('max-forwards', '70');
     headers.set('from', this.localUri);
     headers.set('to', this.remoteUri);

@@ -245,9 +245,10 @@ export interface Via {
 }
 
 export function parseVia(value: string): Via | null {
-  const match = /^SIP\s*\/\s*2\.0\s*\/\s*([A-Za-z]+)\s+(\[[0-9a-fA-F:.]+\]|[^\s:;]+)(?:\s*:\s*(\d{1,5}))?\s*(;.*)?$/.exec(
-    value.trim(),
-  );
+  const match =
+    /^SIP\s*\/\s*2\.0\s*\/\s*([A-Za-z]+)\s+(\[[0-9a-fA-F:.]+\]|[^\s:;]+)(?:\s*:\s*(\d{1,5}))?\s*(;.*)?$/.exec(
+      value.trim(),
+    );
   if (!match) return null;
   return {
     transport: match[1].toUpperCase(),

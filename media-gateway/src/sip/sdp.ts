@@ -32,7 +32,10 @@ export interface Negotiated {
 }
 
 /** RFC 3551 §6 static payload types for the codecs spoken here. */
-const STATIC: Record<number, { name: string; rate: number }> = { 0: { name: 'PCMU', rate: 8000 }, 8: { name: 'PCMA', rate: 8000 } };
+const STATIC: Record<number, { name: string; rate: number }> = {
+  0: { name: 'PCMU', rate: 8000 },
+  8: { name: 'PCMA', rate: 8000 },
+};
 const MAX_SDP = 16 * 1024;
 
 /** Parses an offer; null when it is malformed or has no audio stream (the call answers 488 or 400). */

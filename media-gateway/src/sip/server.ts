@@ -69,7 +69,8 @@ export class SipServer {
 
   countGarbage(peer: Peer, bytes: number): void {
     this.garbage++;
-    if (this.garbage % 1000 === 1) this.log.warn({ source: peer.address, bytes, total: this.garbage }, 'unparseable SIP dropped');
+    if (this.garbage % 1000 === 1)
+      this.log.warn({ source: peer.address, bytes, total: this.garbage }, 'unparseable SIP dropped');
   }
 
   handle(message: SipMessage, peer: Peer): void {
@@ -134,7 +135,10 @@ export class SipServer {
   }
 
   reply(request: SipRequest, peer: Peer, status: number, reason: string, extra: [string, string][] = []): void {
-    this.transport.send(responseTo(request, status, reason, status > 100 ? 'tl' + Date.now().toString(36) : null, extra), peer);
+    this.transport.send(
+      responseTo(request, status, reason, status > 100 ? 'tl' + Date.now().toString(36) : null, extra),
+      peer,
+    );
   }
 
   active(): number {

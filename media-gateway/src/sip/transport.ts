@@ -34,7 +34,9 @@ export class SipTransport {
 
   async start(): Promise<void> {
     const udp = createSocket({ type: this.host.includes(':') ? 'udp6' : 'udp4' });
-    udp.on('message', (data, rinfo) => this.receive(data, { transport: 'UDP', address: rinfo.address, port: rinfo.port }));
+    udp.on('message', (data, rinfo) =>
+      this.receive(data, { transport: 'UDP', address: rinfo.address, port: rinfo.port }),
+    );
     udp.on('error', () => undefined);
     await new Promise<void>((resolve, reject) => {
       udp.once('error', reject);

@@ -44,5 +44,9 @@ function fetchWith(settings: Settings): (input: Request) => Promise<Response> {
 }
 
 export function trunklineClient(settings: Settings): TrunklineClient {
-  return createTrunklineClient({ baseUrl: settings.trunklineUrl, apiKey: settings.gatewayKey, fetch: fetchWith(settings) });
+  return createTrunklineClient({
+    baseUrl: settings.trunklineUrl,
+    apiKey: settings.gatewayKey,
+    fetch: fetchWith(settings),
+  });
 }

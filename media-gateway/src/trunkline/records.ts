@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { TrunklineClient } from '../../../clients/typescript';
@@ -79,7 +89,10 @@ export class RecordSpool {
           if (this.pending().length > 0) this.schedule(RETRY_MS);
         })
         .catch((error: Error) => {
-          this.log.warn({ err: error.message, pending: this.pending().length }, 'posting call records failed; kept on disk');
+          this.log.warn(
+            { err: error.message, pending: this.pending().length },
+            'posting call records failed; kept on disk',
+          );
           this.schedule(RETRY_MS);
         })
         .finally(() => (this.flushing = null));
@@ -102,11 +115,17 @@ export class RecordSpool {
         if (older && rejection && /unknown field|failure_class/.test(rejection.message)) {
           // A Trunkline from before #26 knows no mos, turn offsets or agent_unreachable: the record
           // goes again without them rather than not at all.
-          this.log.warn({ id: calls[index].id, message: rejection.message }, 'Trunkline predates the media fields; sending the record without them');
+          this.log.warn(
+            { id: calls[index].id, message: rejection.message },
+            'Trunkline predates the media fields; sending the record without them',
+          );
           this.write(older);
         } else if (rejection) {
           // Refused on its own: it would be refused again. Kept aside for the operator, not retried.
-          this.log.error({ id: calls[index].id, code: rejection.code, message: rejection.message }, 'Trunkline refused a call record');
+          this.log.error(
+            { id: calls[index].id, code: rejection.code, message: rejection.message },
+            'Trunkline refused a call record',
+          );
           renameSync(join(this.pendingDir, file), join(this.refusedDir, file));
         } else {
           unlinkSync(join(this.pendingDir, file));

@@ -14,9 +14,7 @@ export interface TrunkAgent {
   providerSettings: Record<string, unknown> | null;
 }
 
-export type Lookup =
-  | { found: true; trunk: TrunkAgent }
-  | { found: false; reason: 'unknown' | 'unavailable' };
+export type Lookup = { found: true; trunk: TrunkAgent } | { found: false; reason: 'unknown' | 'unavailable' };
 
 const TTL_MS = 60_000;
 const FEED_EVERY_MS = 1_000;
@@ -99,7 +97,13 @@ export class TrunkDirectory {
     const agent = await this.client.GET('/gateway/trunks/{sip_username}/agent' as '/gateway/trunks/{sip_username}', {
       params: { path: { sip_username: name } },
     });
-    const body = agent.data as unknown as Partial<{ vad: TrunkAgent['vad']; custom_endpoint: string | null; provider_settings: Record<string, unknown> | null }> | undefined;
+    const body = agent.data as unknown as
+      | Partial<{
+          vad: TrunkAgent['vad'];
+          custom_endpoint: string | null;
+          provider_settings: Record<string, unknown> | null;
+        }>
+      | undefined;
     if (agent.response.status === 200 && body) {
       this.agentRoute = 'present';
       trunk.vad = body.vad ?? null;

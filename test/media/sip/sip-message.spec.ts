@@ -114,7 +114,13 @@ describe('SIP messages (RFC 3261 §7)', () => {
             .set('from', `<sip:a@b>;tag=1`)
             .set('to', `<sip:${r.user}@c>`);
           for (const [name, value] of r.extra) headers.add(name, value);
-          return { kind: 'request', method: r.method, uri: `sip:${r.user}@h`, headers, body: Buffer.from(r.body, 'latin1') };
+          return {
+            kind: 'request',
+            method: r.method,
+            uri: `sip:${r.user}@h`,
+            headers,
+            body: Buffer.from(r.body, 'latin1'),
+          };
         });
         let stream: Buffer = Buffer.concat(messages.map(serialize));
         for (const original of messages) {
@@ -156,12 +162,19 @@ describe('SDP offer/answer (RFC 3264)', () => {
 
   it('refuses every m= line but the audio one with port 0 (§6)', () => {
     const offer = parseOffer(OFFER('0') + 'm=video 5000 RTP/AVP 96\r\n')!;
-    const answer = buildAnswer(offer, negotiate(offer)!, { address: '127.0.0.1', port: 30000, sessionId: 7, version: 1 });
+    const answer = buildAnswer(offer, negotiate(offer)!, {
+      address: '127.0.0.1',
+      port: 30000,
+      sessionId: 7,
+      version: 1,
+    });
     expect(answer).toContain('m=video 0 RTP/AVP 96');
   });
 
   it('treats c=0.0.0.0 as hold (§8.4)', () => {
-    expect(negotiate(parseOffer(OFFER('0').replace('c=IN IP4 10.0.0.9', 'c=IN IP4 0.0.0.0'))!)!.direction).toBe('inactive');
+    expect(negotiate(parseOffer(OFFER('0').replace('c=IN IP4 10.0.0.9', 'c=IN IP4 0.0.0.0'))!)!.direction).toBe(
+      'inactive',
+    );
   });
 
   it('never throws on arbitrary text (fuzz)', () => {

@@ -199,7 +199,10 @@ export async function runMediaCalls(group: ProcessGroup, dir: string, run: Media
   const scenario = join(dir, `${id}.xml`);
   writeFileSync(scenario, template.replace('@TAIL@', tail(run.shape)));
   const injection = join(dir, `${id}.csv`);
-  writeFileSync(injection, `SEQUENTIAL\n${run.mediaPorts.map((port, i) => `+1415555${String(1000 + i)};+442071838750;${port}`).join('\n')}\n`);
+  writeFileSync(
+    injection,
+    `SEQUENTIAL\n${run.mediaPorts.map((port, i) => `+1415555${String(1000 + i)};+442071838750;${port}`).join('\n')}\n`,
+  );
   const logFile = join(dir, `${id}.log`);
   const errors = join(dir, `${id}-errors.log`);
   const calls = run.mediaPorts.length;

@@ -6,7 +6,12 @@ import { join } from 'node:path';
  * WAV (what SIPp's rtp_stream plays) with `gapS` seconds of silence after each. Returns the file
  * and where each utterance lies (seconds), as sox measured it.
  */
-export function makeSpeech(dir: string, name: string, sentences: string[], gapsS: number[]): { wav: string; durationS: number } {
+export function makeSpeech(
+  dir: string,
+  name: string,
+  sentences: string[],
+  gapsS: number[],
+): { wav: string; durationS: number } {
   const parts: string[] = [];
   sentences.forEach((sentence, i) => {
     const raw = join(dir, `${name}-${i}-raw.wav`);
