@@ -56,6 +56,21 @@ const reinvite = (cseq: number, direction: string) => `
   ${OK_ACK.replace('[cseq]', String(cseq))}
   <nop><action><log message="REINVITE [call_id] ${direction} [$answered_${direction}]"/></action></nop>`;
 
+/** The ACK of a non-2xx final response: the INVITE's branch, `back` scenario messages earlier (§17.1.1.3). */
+const failureAck = (back: number) => `
+  <send>
+    <![CDATA[
+      ACK sip:[field1]@[remote_ip]:[remote_port] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-${back}]
+      From: <sip:[field0]@carrier.example>;tag=[pid]T[call_number]
+      To: <sip:[field1]@[remote_ip]:[remote_port]>[peer_tag_param]
+      Call-ID: [call_id]
+      CSeq: 2 ACK
+      Max-Forwards: 70
+      Content-Length: 0
+    ]]>
+  </send>`;
+
 function tail(shape: CallShape): string {
   if (shape.kind === 'refused') {
     return `
@@ -71,18 +86,7 @@ function tail(shape: CallShape): string {
     <action><log message="REFUSED [call_id] 503"/></action>
   </recv>
   <label id="refused"/>
-  <send>
-    <![CDATA[
-      ACK sip:[field1]@[remote_ip]:[remote_port] SIP/2.0
-      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-6]
-      From: <sip:[field0]@carrier.example>;tag=[pid]T[call_number]
-      To: <sip:[field1]@[remote_ip]:[remote_port]>[peer_tag_param]
-      Call-ID: [call_id]
-      CSeq: 2 ACK
-      Max-Forwards: 70
-      Content-Length: 0
-    ]]>
-  </send>`;
+${failureAck(6)}`;
   }
   if (shape.kind === 'cancelled') {
     // CANCEL and the ACK of the 487 carry the INVITE's branch (RFC 3261 §9.1, §17.1.1.3): [branch-N]
@@ -107,18 +111,7 @@ function tail(shape: CallShape): string {
   <recv response="487">
     <action><log message="CANCELLED [call_id] 487"/></action>
   </recv>
-  <send>
-    <![CDATA[
-      ACK sip:[field1]@[remote_ip]:[remote_port] SIP/2.0
-      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-7]
-      From: <sip:[field0]@carrier.example>;tag=[pid]T[call_number]
-      To: <sip:[field1]@[remote_ip]:[remote_port]>[peer_tag_param]
-      Call-ID: [call_id]
-      CSeq: 2 ACK
-      Max-Forwards: 70
-      Content-Length: 0
-    ]]>
-  </send>`;
+${failureAck(7)}`;
   }
   const rtp = shape.wav ? `<nop><action><exec rtp_stream="${shape.wav},1,0"/></action></nop>` : '';
   const hold = shape.hold
