@@ -172,6 +172,19 @@ describe('Media Streams agent adapter', () => {
     expect(closed).toHaveLength(1);
   });
 
+  it('hears its own audio back from an echoing agent', async () => {
+    mock = await startMockAgent({ tls: false, echo: true });
+    const agent = new MediaStreamsAgent({ url: mock.url });
+    const frames: Uint8Array[] = [];
+    agent.on('audio', (f) => frames.push(Uint8Array.from(f)));
+    await agent.connect(CALL);
+    const speech = speechFrame();
+    for (let i = 0; i < 10; i++) agent.sendAudio(speech);
+    await until('the echo', () => frames.length === 10);
+    expect(frames.every((f) => Buffer.from(f).equals(Buffer.from(speech)))).toBe(true);
+    await agent.close('done');
+  });
+
   it('drops caller frames while the socket is backed up, and sends nothing before connect or after close', async () => {
     mock = await startMockAgent({ tls: false, silent: true });
     const agent = new MediaStreamsAgent({ url: mock.url, maxBufferedBytes: -1 });
