@@ -1,7 +1,7 @@
 import { AgentConnectError, MediaStreamsAgent, type AgentClosed } from '../../../media-gateway/src/agent';
 import { mulawEncode } from '../../../media-gateway/src/media';
 import { startMockAgent, toneReply, type MockAgent } from '../../media/support/mock-agent';
-import { closedPort, startSilentServer } from '../../support/provider-stubs';
+import { closedPort, startSilentServer, testCertificate } from '../../support/provider-stubs';
 
 const CALL = { callId: 'call_test1', trunkId: 'conn_t1', accountId: 'acct_1', from: '+15550100', to: '+15550199' };
 
@@ -79,6 +79,21 @@ describe('Media Streams agent adapter', () => {
     const error = await connectError(new MediaStreamsAgent({ url: mock.url }));
     expect(error.toJSON()).toMatchObject({ class: failureClass, retryable });
     expect(mock.upgradesRefused).toBe(1);
+  });
+
+  it('lets several mock agents share one certificate, so one CA reaches them all', async () => {
+    const certificate = await testCertificate();
+    const agents = [await startMockAgent({ certificate }), await startMockAgent({ certificate })];
+    try {
+      for (const mockAgent of agents) {
+        expect(mockAgent.ca).toBe(certificate.cert);
+        const client = new MediaStreamsAgent({ url: mockAgent.url, ca: certificate.cert });
+        await client.connect(CALL);
+        await client.close('done');
+      }
+    } finally {
+      await Promise.all(agents.map((a) => a.close()));
+    }
   });
 
   it('times out an agent that never answers the upgrade, and one that never finishes TLS', async () => {
