@@ -187,6 +187,26 @@ describe('Media Streams agent adapter', () => {
     expect(closed).toHaveLength(1);
   });
 
+  it('receives clear when the caller speaks over an answer whose mark has not come back (barge-in)', async () => {
+    mock = await startMockAgent({ tls: false, endOfSpeech: 'trigger', replyDelayMs: 0, reply: toneReply(2000) });
+    const agent = new MediaStreamsAgent({ url: mock.url });
+    const marks: string[] = [];
+    let cleared = 0;
+    agent.on('mark', (name) => marks.push(name));
+    agent.on('clear', () => cleared++);
+    await agent.connect(CALL);
+    agent.sendAudio(SILENCE);
+    await until('the stream to start', () => mock?.connections[0]?.mediaFrames === 1);
+    mock.trigger();
+    await until('the answer', () => marks.length === 1);
+    for (let i = 0; i < 3; i++) agent.sendAudio(speechFrame());
+    await until('the clear', () => cleared === 1);
+    expect(mock.connections[0].clearsSent).toBe(1);
+    agent.markPlayed(marks[0]); // the gateway reports a flushed mark back
+    await until('the mark back', () => mock?.connections[0].marksReturned.length === 1);
+    await agent.close('done');
+  });
+
   it('hears its own audio back from an echoing agent', async () => {
     mock = await startMockAgent({ tls: false, echo: true });
     const agent = new MediaStreamsAgent({ url: mock.url });
