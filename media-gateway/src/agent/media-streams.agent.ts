@@ -13,6 +13,7 @@ import {
 } from './agent.port';
 import { classifyHandshakeError, classifyHttpStatus, sanitizedTarget } from './agent-failure';
 import { AudioReframer } from './audio-reframer';
+import { parseAgentMessage } from './media-streams.messages';
 
 export interface MediaStreamsAgentOptions {
   /** The trunk's custom_endpoint (ws:// or wss://). Never logged beyond scheme, host and path. */
@@ -245,42 +246,23 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
 
   private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
     if (this.state !== 'open') return;
-    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
-    if (size > (this.options.maxMessageBytes ?? 64 * 1024)) {
-      this.counters.messagesDroppedOversized++;
-      this.logOnce('oversized', { bytes: size }, 'agent message over the size bound dropped');
+    const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    const message = parseAgentMessage(buffer, isBinary, this.options.maxMessageBytes ?? 64 * 1024);
+    if ('drop' in message) {
+      if (message.drop === 'oversized') this.counters.messagesDroppedOversized++;
+      else this.counters.messagesDroppedInvalid++;
+      this.logOnce(message.drop, { bytes: buffer.byteLength }, `agent message dropped (${message.drop})`);
       return;
     }
-    const message = isBinary ? undefined : parseJson(data);
-    if (!message || !this.handle(message)) {
-      this.counters.messagesDroppedInvalid++;
-      this.logOnce('invalid', { bytes: size }, 'agent message that is not a Media Streams event dropped');
-    }
-  }
-
-  /** One agent event; false when it is not one this protocol knows, well formed. */
-  private handle(message: Record<string, unknown>): boolean {
-    switch (message.event) {
-      case 'media': {
-        const media = message.media as { payload?: unknown } | undefined;
-        if (typeof media?.payload !== 'string') return false;
-        const audio = Buffer.from(media.payload, 'base64');
-        this.counters.framesReceived += this.reframer.push(audio);
-        return true;
-      }
-      case 'mark': {
-        const mark = message.mark as { name?: unknown } | undefined;
-        if (typeof mark?.name !== 'string') return false;
-        this.counters.framesReceived += this.reframer.flushPadded();
-        this.emit('mark', mark.name);
-        return true;
-      }
-      case 'clear':
-        this.reframer.reset();
-        this.emit('clear');
-        return true;
-      default:
-        return false;
+    if (message.event === 'media') {
+      this.counters.framesReceived += this.reframer.push(message.audio);
+    } else if (message.event === 'mark') {
+      // A mark follows all audio before it: a waiting tail is sent, padded, first.
+      this.counters.framesReceived += this.reframer.flushPadded();
+      this.emit('mark', message.name);
+    } else {
+      this.reframer.reset();
+      this.emit('clear');
     }
   }
 
@@ -294,17 +276,5 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
     if (this.logged.has(kind)) return;
     this.logged.add(kind);
     this.options.logger?.warn({ ...fields, agent: sanitizedTarget(this.options.url), callId: this.callSid }, message);
-  }
-}
-
-function parseJson(data: WebSocket.RawData): Record<string, unknown> | undefined {
-  try {
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : (data as Buffer).toString('utf8');
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -2,7 +2,7 @@
  * ITU-T G.107 (06/2015) E-model, reduced to what a gateway measures: one-way delay, jitter, packet
  * loss and codec. Every other parameter keeps its G.107 default (Table 3), for which Ro − Is = 93.2
  * and the echo terms Idte and Idle are negligible (TELR 65 dB, WEPL 110 dB), so
- *   R = 93.2 − Idd − Ie,eff + A  (§7.1 eq. 7-1 with A = 0, no advantage factor for a fixed line).
+ *   R = 93.2 − Idd − Ie,eff + A  (§7.1, with A = 0: no advantage factor for a fixed line).
  */
 import { G711Codec } from './g711';
 
@@ -28,14 +28,14 @@ export const G711_IMPAIRMENT = { ie: 0, bplWithoutPlc: 4.3, bplWithPlc: 25.1 } a
 
 const RO_MINUS_IS = 93.2;
 
-/** Idd, the impairment of absolute delay Ta (G.107 §7.4, eq. 7-27 with the default mT = 100 ms, sT = 1). */
+/** Idd, the impairment of absolute delay Ta (G.107 §7.4, with the default delay sensitivity mT = 100 ms, sT = 1). */
 export function delayImpairment(taMs: number): number {
   if (taMs <= 100) return 0;
   const x = Math.log(taMs / 100) / Math.log(2);
   return 25 * (Math.pow(1 + Math.pow(x, 6), 1 / 6) - 3 * Math.pow(1 + Math.pow(x / 3, 6), 1 / 6) + 2);
 }
 
-/** Ie,eff = Ie + (95 − Ie) · Ppl / (Ppl / BurstR + Bpl) (G.107 §7.5, eq. 7-29), random loss (BurstR = 1). */
+/** Ie,eff = Ie + (95 − Ie) · Ppl / (Ppl / BurstR + Bpl) (G.107 §7.5), random loss (BurstR = 1). */
 export function effectiveEquipmentImpairment(ie: number, bpl: number, lossPercent: number, burstR = 1): number {
   const ppl = Math.max(0, Math.min(100, lossPercent));
   return ie + ((95 - ie) * ppl) / (ppl / burstR + bpl);

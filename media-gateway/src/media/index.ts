@@ -97,3 +97,5 @@ export {
 export { FrameSchedule } from './frame-schedule';
 export { type PacedFrameInfo, type FramePacerOptions, type FramePacerStats, FramePacer } from './frame-pacer';
 export { ProcessingMeter } from './processing-meter';
+export { RtcpSession } from './rtcp-session';
+export { type CallMediaRecord, type CallerFrameResult, CallMeasurements } from './call-measurements';

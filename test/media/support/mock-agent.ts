@@ -15,6 +15,11 @@ import { testCertificate } from '../../support/provider-stubs';
 export interface MockAgentOptions {
   /** Serve wss:// with a fresh self-signed certificate (default), or ws:// when false. */
   tls?: boolean;
+  /**
+   * The certificate to serve instead of a fresh one (implies tls): several mock agents behind one
+   * gateway must share one, since a gateway trusts one CA file and OpenSSL picks a CA by subject name.
+   */
+  certificate?: { key: string; cert: string };
   /** D: from the detected end of an utterance to the first reply audio sent. Default 300 ms. */
   replyDelayMs?: number;
   /** The reply audio (mu-law 8 kHz), or one per utterance (0-based). Default: 600 ms of a 440 Hz tone. */
@@ -90,8 +95,8 @@ export function toneReply(ms = 600, hz = 440): Uint8Array {
 }
 
 export async function startMockAgent(options: MockAgentOptions = {}): Promise<MockAgent> {
-  const tls = options.tls ?? true;
-  const cert = tls ? await testCertificate() : null;
+  const tls = options.certificate !== undefined || (options.tls ?? true);
+  const cert = options.certificate ?? (tls ? await testCertificate() : null);
   const server: HttpServer = cert ? createHttpsServer({ key: cert.key, cert: cert.cert }) : createHttpServer();
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<Socket>();
