@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { freePort, until } from '../support/free-port';
 import { ApiClient } from '../support/http-client';
 import { ServiceProcess } from '../support/service-process';
+import { testCertificate } from '../support/provider-stubs';
 import { customBody } from '../support/trunk-requests';
 import { startGateway } from '../../bench/lib/sip/gateway';
 import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
@@ -109,15 +110,28 @@ describe('the media gateway under real SIP and RTP', () => {
     oneUtterance = makeSpeech(dir, 'one', ['Hello there I need some help'], [2.5]);
     // The second sentence starts while the agent's 4 s answer to the first is still playing.
     bargeIn = makeSpeech(dir, 'barge', ['Tell me about my account', 'Wait stop I have a question'], [1.5, 3]);
-    agents.normal = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(REPLY_MS) });
-    agents.long = await startMockAgent({ replyDelayMs: D, silenceMs: SILENCE_MS, reply: toneReply(4_000) });
+    // One certificate for every mock agent: the media gateway trusts one CA file (AGENT_CA_FILE).
+    const certificate = await testCertificate();
+    agents.normal = await startMockAgent({
+      certificate,
+      replyDelayMs: D,
+      silenceMs: SILENCE_MS,
+      reply: toneReply(REPLY_MS),
+    });
+    agents.long = await startMockAgent({
+      certificate,
+      replyDelayMs: D,
+      silenceMs: SILENCE_MS,
+      reply: toneReply(4_000),
+    });
     agents.hangup = await startMockAgent({
+      certificate,
       replyDelayMs: D,
       silenceMs: SILENCE_MS,
       reply: toneReply(600),
       hangUpAfterReplies: 1,
     });
-    agents.stuck = await startMockAgent({ neverAnswerUpgrade: true });
+    agents.stuck = await startMockAgent({ certificate, neverAnswerUpgrade: true });
     const agentCa = join(dir, 'agents-ca.pem');
     writeFileSync(
       agentCa,

@@ -3,31 +3,21 @@ import { AgentConnectError as AgentPortConnectError, AgentPort } from '../agent/
 import { MediaStreamsAgent } from '../agent/media-streams.agent';
 import {
   alawToMulaw,
+  CallMeasurements,
   DtmfReceiver,
-  EnergyVad,
-  estimateMos,
   FramePacer,
   g711PayloadType,
   monotonicClock,
   mulawToAlaw,
   newRtpHeader,
-  ntpFromUnixMs,
-  ntpMiddle32,
-  parseRtcp,
   parseRtpInto,
-  ProcessingMeter,
-  ReceiveStats,
-  resolveVad,
-  roundTripMs,
+  RtcpSession,
   RtpSender,
-  serializeSenderReport,
-  TurnTracker,
 } from '../media';
 import type { Settings } from '../settings';
 import { AgentConnectError, MediaLeg, MediaLegFactory, MediaLegOptions, MediaSummary } from './ports';
 
 const clock = monotonicClock;
-/** RTCP sender reports every 5 s (RFC 3550 §6.2's minimum interval). */
 const RTCP_EVERY_MS = 5_000;
 const G711_FRAME = 160;
 
@@ -74,28 +64,22 @@ export class AgentMediaLegs implements MediaLegFactory {
 }
 
 /**
- * One call's media (docs/media-gateway.md, "Media path"): caller RTP → parse → receive stats →
- * (A-law → µ-law) → VAD/turns → agent; agent audio → pacer (20 ms slots) → (µ-law → A-law) → RTP.
- * Buffers for the hot path are allocated once per call.
+ * One call's media (docs/media-gateway.md, "Media path"): caller RTP → parse → (A-law → µ-law) →
+ * measurements (receive stats, VAD, turns) → agent; agent audio → pacer (20 ms slots) →
+ * (µ-law → A-law) → RTP. Buffers for the hot path are allocated once per call.
  */
 class AgentMediaLeg implements MediaLeg {
   private readonly header = newRtpHeader();
-  private readonly received = new ReceiveStats(8000);
-  private readonly vad: EnergyVad;
-  private readonly turns = new TurnTracker();
-  private readonly toAgent = new ProcessingMeter();
-  private readonly toCaller = new ProcessingMeter();
+  private readonly measured: CallMeasurements;
   private readonly sender: RtpSender;
+  private readonly rtcpSession: RtcpSession;
   private readonly dtmf = new DtmfReceiver();
   private readonly pacer: FramePacer;
   private readonly mulawIn = new Uint8Array(G711_FRAME);
   private readonly alawOut = new Uint8Array(G711_FRAME);
-  private readonly wallAtStart = Date.now();
-  private readonly monoAtStart = clock.nowMs();
   private rtcpTimer: NodeJS.Timeout | null = null;
   private remoteSsrc: number | null = null;
-  private readonly roundTrips: number[] = [];
-  private badPackets = 0;
+  badPackets = 0;
   private closed = false;
   private held = false;
 
@@ -104,15 +88,15 @@ class AgentMediaLeg implements MediaLeg {
     private readonly options: MediaLegOptions,
     private readonly log: Logger,
   ) {
-    this.vad = new EnergyVad(resolveVad(options.trunk.vad));
+    this.measured = new CallMeasurements(options.codec, options.trunk.vad, clock);
     this.sender = new RtpSender({ payloadType: options.payloadType ?? g711PayloadType(options.codec) });
+    this.rtcpSession = new RtcpSession(clock, this.sender, this.measured.receive);
     this.pacer = new FramePacer({
       clock,
       onFrame: (frame, info) => {
         const payload = options.codec === 'PCMA' ? mulawToAlaw(frame, this.alawOut) : frame;
         options.sendRtp(this.sender.audio(payload));
-        this.turns.agentFrameSent(info.sentMs);
-        this.toCaller.add(info.heldMs);
+        this.measured.agentFrameSent(info);
       },
       onIdle: () => this.sender.skip(G711_FRAME),
       onMark: (name) => this.agent.markPlayed(name),
@@ -123,7 +107,7 @@ class AgentMediaLeg implements MediaLeg {
     agent.on('mark', (name) => this.pacer.pushMark(name));
     agent.on('clear', () => {
       this.pacer.flush();
-      this.turns.agentCleared(clock.nowMs());
+      this.measured.agentCleared();
     });
     agent.on('closed', (closed) => {
       if (closed.by === 'local' || this.closed) return;
@@ -131,7 +115,8 @@ class AgentMediaLeg implements MediaLeg {
       options.onAgentEnd(closed.by === 'agent' ? 'agent_hangup' : 'agent_error');
     });
     this.pacer.start();
-    this.rtcpTimer = setInterval(() => this.sendRtcp(), RTCP_EVERY_MS);
+    // RTCP every 5 s (RFC 3550 §6.2's minimum interval), to the RTP port + 1.
+    this.rtcpTimer = setInterval(() => options.sendRtcp(this.rtcpSession.report()), RTCP_EVERY_MS);
   }
 
   rtp(packet: Buffer, arrivalMs: number): void {
@@ -151,37 +136,23 @@ class AgentMediaLeg implements MediaLeg {
       this.badPackets++;
       return;
     }
-    this.remoteSsrc = header.ssrc;
-    this.received.onPacket(header.sequenceNumber, header.timestamp, arrivalMs);
-    let frame: Uint8Array = payload;
-    if (this.options.codec === 'PCMA') {
-      frame = alawToMulaw(payload.length === G711_FRAME ? payload : payload.subarray(0, G711_FRAME), this.mulawIn);
+    if (this.remoteSsrc !== header.ssrc) {
+      this.remoteSsrc = header.ssrc;
+      this.rtcpSession.setRemoteSsrc(header.ssrc);
     }
-    const event = this.vad.pushMulaw(frame, arrivalMs);
-    if (event?.type === 'speech_start') {
-      if (this.turns.agentSpeaking(event.atMs)) this.agent.interrupt();
-      this.turns.callerSpeechStarted(event.atMs);
-    } else if (event?.type === 'speech_end') {
-      this.turns.callerSpeechEnded(event.atMs);
-    }
+    const frame =
+      this.options.codec === 'PCMA'
+        ? alawToMulaw(payload.length > G711_FRAME ? payload.subarray(0, G711_FRAME) : payload, this.mulawIn)
+        : payload;
+    const { bargeIn } = this.measured.callerFrame(header.sequenceNumber, header.timestamp, frame, arrivalMs);
+    if (bargeIn) this.agent.interrupt();
     this.agent.sendAudio(frame);
-    this.toAgent.add(clock.nowMs() - arrivalMs);
+    this.measured.callerFrameForwarded(arrivalMs);
   }
 
-  /** RTCP in: round trips from report blocks about our stream (RFC 3550 §6.4.1), half of which is carrier_lag_ms. */
-  rtcp(packet: Buffer, arrivalMs: number): void {
-    const packets = parseRtcp(packet);
-    if (typeof packets === 'string') return;
-    const ntp = ntpFromUnixMs(this.wallAtStart + arrivalMs - this.monoAtStart);
-    const arrival = ntpMiddle32(ntp.seconds, ntp.fraction);
-    for (const p of packets) {
-      if (!('reports' in p)) continue;
-      for (const block of p.reports) {
-        if (block.ssrc !== this.sender.ssrc) continue;
-        const rtt = roundTripMs(block, arrival);
-        if (rtt !== null && rtt < 10_000 && this.roundTrips.length < 10_000) this.roundTrips.push(rtt);
-      }
-    }
+  /** RTCP in: round trips from report blocks about our stream (RFC 3550 §6.4.1); half of their mean is carrier_lag_ms. */
+  rtcp(packet: Buffer): void {
+    this.rtcpSession.receive(packet);
   }
 
   hold(held: boolean): void {
@@ -198,23 +169,11 @@ class AgentMediaLeg implements MediaLeg {
   }
 
   summary(): MediaSummary {
-    const now = clock.nowMs();
-    const end = this.vad.flush(now);
-    if (end?.type === 'speech_end') this.turns.callerSpeechEnded(end.atMs);
-    const { turns, ai_latency_ms } = this.turns.finish(now);
-    const stats = this.received.snapshot();
-    const all = new ProcessingMeter();
-    all.merge(this.toAgent);
-    all.merge(this.toCaller);
-    const carrierLag =
-      this.roundTrips.length > 0
-        ? Math.round(this.roundTrips.reduce((a, b) => a + b, 0) / this.roundTrips.length / 2)
-        : null;
-    const heard = stats.received > 0;
-    const loss = heard ? Math.round(stats.lossPercent * 100) / 100 : null;
-    const jitter = heard ? stats.meanJitterMs : null;
+    const media = this.measured.finish(this.rtcpSession.meanRoundTripMs());
     return {
-      turns: turns.map((t) => ({
+      ...media,
+      mos: media.mos === null ? null : Math.round(media.mos * 100) / 100,
+      turns: media.turns.map((t) => ({
         turn_number: t.turn_number,
         speaker: t.speaker,
         duration_ms: t.duration_ms,
@@ -222,53 +181,7 @@ class AgentMediaLeg implements MediaLeg {
         interrupted: t.interrupted,
         start_offset_ms: Math.max(0, Math.round(t.startMs - this.options.startedAt)),
       })),
-      ai_latency_ms,
-      gateway_processing_ms: all.mean() === null ? null : Math.round(all.mean()!),
-      jitter_ms: jitter === null ? null : Math.round(jitter),
-      packet_loss_percent: loss,
-      carrier_lag_ms: carrierLag,
-      mos: heard
-        ? Math.round(
-            estimateMos({
-              codec: this.options.codec,
-              oneWayDelayMs: carrierLag ?? 0,
-              jitterMs: jitter ?? 0,
-              packetLossPercent: loss ?? 0,
-            }) * 100,
-          ) / 100
-        : null,
       frames_sent: this.pacer.stats.sent,
     };
-  }
-
-  /** A sender report every few seconds, so a carrier that sends RTCP can report round trips. */
-  private sendRtcp(): void {
-    if (this.closed || this.sender.packetsSent === 0) return;
-    const now = Date.now();
-    const ntp = ntpFromUnixMs(now);
-    const stats = this.received.snapshot();
-    this.options.sendRtcp(
-      serializeSenderReport({
-        ssrc: this.sender.ssrc,
-        ntpSeconds: ntp.seconds,
-        ntpFraction: ntp.fraction,
-        rtpTimestamp: this.sender.timestamp,
-        packetCount: this.sender.packetsSent,
-        octetCount: this.sender.octetsSent,
-        reports:
-          this.remoteSsrc === null
-            ? []
-            : [
-                {
-                  ssrc: this.remoteSsrc,
-                  ...this.received.intervalLoss(),
-                  extendedHighestSequence: stats.extendedHighestSequence,
-                  jitter: Math.round(stats.jitterMs * 8),
-                  lastSenderReport: 0,
-                  delaySinceLastSenderReport: 0,
-                },
-              ],
-      }),
-    );
   }
 }

@@ -29,7 +29,8 @@ export interface MediaSummary {
   packet_loss_percent: number | null;
   carrier_lag_ms: number | null;
   mos: number | null;
-  /** Frames the caller was sent, and frames dropped (queue full, `clear`). */
+  codec_used: string;
+  /** Frames the caller was sent. */
   frames_sent: number;
 }
 
