@@ -67,7 +67,8 @@ import { GetTrunkHandler, ListTrunksHandler } from './read/trunks/trunk.queries'
 import { Reservations } from './write/reservations/reservation.service';
 import { CreateTrunkHandler } from './write/trunks/create-trunk.handler';
 import { DeleteTrunkHandler } from './write/trunks/delete-trunk.handler';
-import { TrunksWriteController } from './write/trunks/http/trunks.controller';
+import { GatewayAgentController, TrunksWriteController } from './write/trunks/http/trunks.controller';
+import { ReadAgentCredentialsHandler } from './write/trunks/read-agent-credentials.handler';
 import { RotateSipPasswordHandler } from './write/trunks/rotate-sip-password.handler';
 import { TrunkSupport } from './write/trunks/trunk-support';
 import { UpdateTrunkHandler } from './write/trunks/update-trunk.handler';
@@ -123,6 +124,7 @@ export class AppModule {
         ApiKeysWriteController,
         ApiKeysReadController,
         TrunksWriteController,
+        GatewayAgentController,
         TrunksReadController,
         GatewayController,
         IngestController,
@@ -165,6 +167,7 @@ export class AppModule {
         UpdateTrunkHandler,
         RotateSipPasswordHandler,
         DeleteTrunkHandler,
+        ReadAgentCredentialsHandler,
         ListTrunksHandler,
         GetTrunkHandler,
         GetTrunkHistoryHandler,

@@ -1,4 +1,5 @@
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
+import { talkOf } from '../../src/ingestion/call-record';
 import { CallRow, EnrichedCallRecord, rowOf } from '../../src/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
 import type { LoadResult, LoadSpec } from './analytics-messages';
@@ -28,6 +29,7 @@ function enrich(r: CallRecordInput, accountId: string, provider: string, shortSi
   const start = new Date(r.start_time);
   const end = r.end_time === undefined ? null : new Date(r.end_time);
   const trace = r.sip_trace ?? null;
+  const duration = r.duration_seconds ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0);
   return {
     id: r.id,
     trunk_id: r.trunk_id,
@@ -37,7 +39,7 @@ function enrich(r: CallRecordInput, accountId: string, provider: string, shortSi
     status: r.status,
     start_time: start,
     end_time: end,
-    duration_seconds: r.duration_seconds ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0),
+    duration_seconds: duration,
     carrier_lag_ms: r.carrier_lag_ms ?? null,
     ai_latency_ms: r.ai_latency_ms ?? null,
     gateway_processing_ms: r.gateway_processing_ms ?? null,
@@ -45,8 +47,14 @@ function enrich(r: CallRecordInput, accountId: string, provider: string, shortSi
     jitter_ms: r.jitter_ms ?? null,
     codec_used: r.codec_used ?? null,
     disconnect_reason: r.disconnect_reason ?? null,
-    turns: r.turns ?? [],
+    turns: (r.turns ?? []).map((t) => ({
+      ...t,
+      interrupted: t.interrupted ?? false,
+      start_offset_ms: t.start_offset_ms ?? null,
+    })),
     sip_trace: trace !== null && shortSipTrace ? trace.slice(0, Math.max(0, trace.indexOf('\n'))) : trace,
+    mos: r.mos ?? null,
+    ...talkOf({ status: r.status, duration_seconds: duration, end_time: end, answered_at: null, sip_code: null }),
     account_id: accountId,
     provider,
   };

@@ -144,6 +144,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gateway/trunks/{sip_username}/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a media gateway needs to reach a trunk's agent, provider keys in clear (scope gateway only) */
+        get: operations["getGatewayTrunkAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trunks/{id}/events": {
         parameters: {
             query?: never;
@@ -489,6 +506,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gateway/rejections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the rejected INVITEs that belong to no account (unknown user names, banned sources), newest first */
+        get: operations["listUnownedRejections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -660,6 +694,36 @@ export interface components {
             /** Format: date-time */
             rotated_at: string;
         };
+        GatewayAgentDto: {
+            trunk_id: string;
+            account_id: string;
+            sip_username: string;
+            /**
+             * @description Only active trunks are answered (inactive: 409)
+             * @enum {string}
+             */
+            status: "active";
+            /** @enum {string} */
+            ai_provider: "openai" | "elevenlabs" | "custom";
+            /** @description wss:// URL of a custom agent */
+            custom_endpoint: string | null;
+            /** @description In clear; openai trunks only */
+            openai_api_key: string | null;
+            /** @description In clear; elevenlabs trunks only */
+            elevenlabs_api_key: string | null;
+            elevenlabs_agent_id: string | null;
+            system_prompt: string | null;
+            /** @description null (or a key left out): the gateway applies its defaults */
+            vad: components["schemas"]["VadDto"] | (never | null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            /** Format: date-time */
+            read_at: string;
+            /**
+             * Format: uuid
+             * @description The id of the AgentCredentialsRead event recording this read
+             */
+            audit_event_id: string;
+        };
         TrunkStatsDto: {
             calls_today: number;
             /** @description 0-100 */
@@ -825,7 +889,11 @@ export interface components {
              * @description The failure taxonomy (docs/sip-gateway.md)
              * @enum {string|null}
              */
-            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "network" | "capacity" | null;
+            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+            /** @description Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing) */
+            billable_seconds: number;
+            /** @description Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured */
+            mos: number | null;
         };
         CallPaginationDto: {
             limit: number;
@@ -846,6 +914,8 @@ export interface components {
             packet_loss_percent: number | null;
             jitter_ms: number | null;
             codec_used: string | null;
+            /** @description As at top level */
+            mos: number | null;
         };
         TurnDto: {
             turn_number: number;
@@ -853,6 +923,10 @@ export interface components {
             speaker: "caller" | "agent";
             duration_ms: number;
             processing_time_ms: number;
+            /** @description An agent turn cut short by the caller speaking (barge-in); false when not reported */
+            interrupted: boolean;
+            /** @description Start of the turn in ms after the call's start_time */
+            start_offset_ms: number | null;
         };
         CallDetailDto: {
             id: string;
@@ -898,7 +972,11 @@ export interface components {
              * @description The failure taxonomy (docs/sip-gateway.md)
              * @enum {string|null}
              */
-            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "network" | "capacity" | null;
+            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+            /** @description Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing) */
+            billable_seconds: number;
+            /** @description Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured */
+            mos: number | null;
             sip_reason: string | null;
             /** @description Q.850 cause from a Reason header */
             q850_cause: number | null;
@@ -925,7 +1003,14 @@ export interface components {
             /** @description 100 × connected / total, 2 decimals; 0 without calls */
             success_rate: number;
             total_duration_seconds: number;
+            /** @description total_duration_seconds / total_calls: every call, ringing included (see avg_billable_seconds for talk time) */
             avg_duration_seconds: number;
+            /** @description Calls the agent answered */
+            answered_calls: number;
+            /** @description Sum of billable_seconds (answer → end) */
+            total_billable_seconds: number;
+            /** @description total_billable_seconds / answered_calls (answered calls only; 0 when none) */
+            avg_billable_seconds: number;
         };
         PerformanceDto: {
             avg_carrier_lag_ms: number;
@@ -939,6 +1024,8 @@ export interface components {
         QualityDto: {
             avg_packet_loss_percent: number;
             avg_jitter_ms: number;
+            /** @description Mean MOS of the calls that report one (2 decimals); null when none does */
+            avg_mos: number | null;
             /** @description Percent of calls per codec; always G711 and G722, other codecs under their upper-case name */
             codec_distribution: {
                 G711: number;
@@ -976,6 +1063,7 @@ export interface components {
                 carrier: number;
                 agent_timeout: number;
                 agent_error: number;
+                agent_unreachable: number;
                 network: number;
                 capacity: number;
                 unclassified: number;
@@ -1005,6 +1093,9 @@ export interface components {
                 agent_unreachable: number;
                 agent_error: number;
                 lookup_unavailable: number;
+                agent_busy: number;
+                agent_unavailable: number;
+                source_banned: number;
             };
         };
         AnalyticsOverviewDto: {
@@ -1215,7 +1306,7 @@ export interface components {
             /** @example TrunkCreated */
             type: string;
             /** @enum {string|null} */
-            resource_type: "account" | "trunk" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint" | null;
+            resource_type: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint" | null;
             resource_id: string | null;
             actor: components["schemas"]["AuditActorDto"];
             /**
@@ -1304,7 +1395,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable";
+            reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
             /** @example 403 */
             sip_code: number;
             /** @example Trunk inactive */
@@ -1566,7 +1657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2022,7 +2113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2191,7 +2282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2480,7 +2571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2797,7 +2888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2959,7 +3050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3121,7 +3212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3295,7 +3386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3336,6 +3427,164 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request body or path */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGatewayTrunkAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sip_username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Only a gateway key (no account) may call it; every other key gets 403. Unknown, malformed or deleted names are 404, an inactive trunk 409. Every answer is recorded as an AgentCredentialsRead event in the trunk's account's audit log (resource_type agent_access). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayAgentDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in this account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3863,7 +4112,12 @@ export interface operations {
                     packet_loss_percent?: number | null;
                     jitter_ms?: number | null;
                     codec_used?: string | null;
+                    /** @description caller_hangup, agent_hangup, caller_cancel, dialog_timeout, media_timeout, … */
                     disconnect_reason?: string | null;
+                    /** @description E-model MOS (ITU-T G.107), kept to 2 decimals */
+                    mos?: number | null;
+                    /** @description Answer to end; at most duration_seconds, 0 for a call never answered. Derived when absent: floor((end_time − answered_at) / 1 s), 0 when never answered, duration_seconds without answered_at */
+                    billable_seconds?: number | null;
                     /** @description The latency and quality fields may also sit here (detail form) */
                     metrics?: {
                         carrier_lag_ms?: number | null;
@@ -3872,6 +4126,8 @@ export interface operations {
                         packet_loss_percent?: number | null;
                         jitter_ms?: number | null;
                         codec_used?: string | null;
+                        /** @description E-model MOS (ITU-T G.107), kept to 2 decimals */
+                        mos?: number | null;
                     };
                     turns?: {
                         turn_number: number;
@@ -3879,6 +4135,10 @@ export interface operations {
                         speaker: "caller" | "agent";
                         duration_ms: number;
                         processing_time_ms?: number;
+                        /** @description An agent turn cut short by caller speech (barge-in); default false */
+                        interrupted?: boolean | null;
+                        /** @description Start of the turn in ms after the call's start_time */
+                        start_offset_ms?: number | null;
                     }[] | null;
                     /** @description At most 64 KiB */
                     sip_trace?: string | null;
@@ -3907,7 +4167,7 @@ export interface operations {
                      * @description Derived from sip_code by the failure taxonomy when absent
                      * @enum {string|null}
                      */
-                    failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "network" | "capacity" | null;
+                    failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
                     /** @description Derived from sip_code when absent */
                     retryable?: boolean | null;
                     /** @description The carrier's IP address */
@@ -3947,7 +4207,12 @@ export interface operations {
                         packet_loss_percent?: number | null;
                         jitter_ms?: number | null;
                         codec_used?: string | null;
+                        /** @description caller_hangup, agent_hangup, caller_cancel, dialog_timeout, media_timeout, … */
                         disconnect_reason?: string | null;
+                        /** @description E-model MOS (ITU-T G.107), kept to 2 decimals */
+                        mos?: number | null;
+                        /** @description Answer to end; at most duration_seconds, 0 for a call never answered. Derived when absent: floor((end_time − answered_at) / 1 s), 0 when never answered, duration_seconds without answered_at */
+                        billable_seconds?: number | null;
                         /** @description The latency and quality fields may also sit here (detail form) */
                         metrics?: {
                             carrier_lag_ms?: number | null;
@@ -3956,6 +4221,8 @@ export interface operations {
                             packet_loss_percent?: number | null;
                             jitter_ms?: number | null;
                             codec_used?: string | null;
+                            /** @description E-model MOS (ITU-T G.107), kept to 2 decimals */
+                            mos?: number | null;
                         };
                         turns?: {
                             turn_number: number;
@@ -3963,6 +4230,10 @@ export interface operations {
                             speaker: "caller" | "agent";
                             duration_ms: number;
                             processing_time_ms?: number;
+                            /** @description An agent turn cut short by caller speech (barge-in); default false */
+                            interrupted?: boolean | null;
+                            /** @description Start of the turn in ms after the call's start_time */
+                            start_offset_ms?: number | null;
                         }[] | null;
                         /** @description At most 64 KiB */
                         sip_trace?: string | null;
@@ -3991,7 +4262,7 @@ export interface operations {
                          * @description Derived from sip_code by the failure taxonomy when absent
                          * @enum {string|null}
                          */
-                        failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "network" | "capacity" | null;
+                        failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
                         /** @description Derived from sip_code when absent */
                         retryable?: boolean | null;
                         /** @description The carrier's IP address */
@@ -4054,7 +4325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4778,7 +5049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5091,7 +5362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5252,7 +5523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5414,7 +5685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5589,7 +5860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5913,7 +6184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6210,7 +6481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6522,7 +6793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6614,7 +6885,7 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page, with the same filters */
                 cursor?: string;
-                resource_type?: "account" | "trunk" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint";
+                resource_type?: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint";
                 /** @description A resource id (conn_…, key_…, acct_…, …); with resource_type, of that type */
                 resource_id?: string;
                 /** @description The API key id that acted (or a system actor such as system:webhooks) */
@@ -7036,7 +7307,7 @@ export interface operations {
                      */
                     at: string;
                     /** @enum {string} */
-                    reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable";
+                    reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
                     /** @description The final response sent to the carrier */
                     sip_code: number;
                     sip_reason?: string | null;
@@ -7060,7 +7331,7 @@ export interface operations {
                          */
                         at: string;
                         /** @enum {string} */
-                        reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable";
+                        reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
                         /** @description The final response sent to the carrier */
                         sip_code: number;
                         sip_reason?: string | null;
@@ -7085,7 +7356,7 @@ export interface operations {
                      */
                     at: string;
                     /** @enum {string} */
-                    reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable";
+                    reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
                     /** @description The final response sent to the carrier */
                     sip_code: number;
                     sip_reason?: string | null;
@@ -7109,7 +7380,7 @@ export interface operations {
                          */
                         at: string;
                         /** @enum {string} */
-                        reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable";
+                        reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
                         /** @description The final response sent to the carrier */
                         sip_code: number;
                         sip_reason?: string | null;
@@ -7181,7 +7452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry) */
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7349,6 +7620,148 @@ export interface operations {
             };
             /** @description not_found: no such resource in this account */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUnownedRejections: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Rejections at or after this instant (or date); default 7 days ago */
+                from?: string;
+                /** @description Rejections at or before this instant (a date means the end of that UTC day) */
+                to?: string;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only rejections for this reason */
+                reason?: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
+                /** @description Only rejections of this source (an IPv4 or IPv6 address, exactly as stored) */
+                source_address?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scope admin or gateway (the platform keys; account keys get 403). from/to bound the time (default: the last 7 days); reason and source_address filter; cursor pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallRejectionListDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

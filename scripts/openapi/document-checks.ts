@@ -5,7 +5,7 @@ type Node = Record<string, unknown>;
 /** Counts and durations: a generator for Go, Java or Python must see `integer`, not `number`. */
 const INTEGER_NAME = /(_ms|_seconds|_count|^count|^total|^limit|^offset|^index|^accepted|^calls|^attempts?|^revision)$/;
 /** Averages and rates the contract types as number. */
-const NUMBER_NAMES = new Set(['avg_duration_seconds']);
+const NUMBER_NAMES = new Set(['avg_duration_seconds', 'avg_billable_seconds']);
 
 /**
  * What redocly does not check but strict validators and client generators trip on: bare objects

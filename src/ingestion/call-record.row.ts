@@ -48,6 +48,10 @@ export interface CallRow {
   failure_class: string;
   retryable: number | null;
   source_address: string;
+  /** Migration 5 (answered and billable_seconds default to talkOf's rule for older rows). */
+  answered: number;
+  billable_seconds: number;
+  mos: number | null;
 }
 
 /** ClickHouse DateTime64(3) text: `YYYY-MM-DD hh:mm:ss.sss`, read as UTC by the column's zone. */
@@ -105,5 +109,8 @@ export function rowOf(record: EnrichedCallRecord, version: number, now: Date): C
     failure_class: signalling.failure_class ?? '',
     retryable: signalling.retryable === null ? null : Number(signalling.retryable),
     source_address: signalling.source_address ?? '',
+    answered: Number(record.answered),
+    billable_seconds: record.billable_seconds,
+    mos: record.mos,
   };
 }

@@ -20,6 +20,12 @@ export interface CallRecord {
   disconnect_reason: string | null;
   turns: Turn[];
   sip_trace: string | null;
+  /** ITU-T G.107 E-model MOS (1-4.5, two decimals), from a media server; null when not measured. */
+  mos: number | null;
+  /** Whether the agent answered (see talkOf). */
+  answered: boolean;
+  /** Answer to end in whole seconds; 0 when never answered (see talkOf). */
+  billable_seconds: number;
   /** What a SIP gateway saw (docs/sip-gateway.md); absent for records built without one. */
   signalling?: CallSignalling;
 }
@@ -29,6 +35,10 @@ export interface Turn {
   speaker: 'caller' | 'agent';
   duration_ms: number;
   processing_time_ms: number;
+  /** An agent turn cut short by the caller speaking (barge-in). */
+  interrupted: boolean;
+  /** When the turn started, in ms after the call's start_time; null when not reported. */
+  start_offset_ms: number | null;
 }
 
 export const CALL_STATUSES = ['connected', 'failed', 'disconnected'] as const;
@@ -50,4 +60,31 @@ export function latencyBin(ms: number): number {
   if (ms < 256) return ms;
   const shift = Math.floor(Math.log2(ms)) - 7;
   return Math.floor(ms / 2 ** shift) * 2 ** shift;
+}
+
+/** What decides whether a call was answered and how long it talked. */
+export interface TalkFacts {
+  status: CallRecord['status'];
+  duration_seconds: number;
+  end_time: Date | null;
+  answered_at: Date | null;
+  sip_code: number | null;
+}
+
+/**
+ * Answered: the gateway saw the answer (`answered_at`), or, for a record without one, the call was
+ * not `failed` and its final code (if any) is 2xx (a 487 is a cancel before the answer). Billable
+ * seconds: answer → end, floored, at most `duration_seconds`; 0 for a call never answered; the whole
+ * `duration_seconds` for an answered record without signalling times (a record from before
+ * gateways reported them, which counted from the answer). Migration 5 gives stored rows the same
+ * rule as column defaults (TALK_DEFAULTS), and a spec checks that both agree.
+ */
+export function talkOf(facts: TalkFacts): { answered: boolean; billable_seconds: number } {
+  const { status, duration_seconds, end_time, answered_at, sip_code } = facts;
+  const answered =
+    answered_at !== null || (status !== 'failed' && (sip_code === null || (sip_code >= 200 && sip_code < 300)));
+  if (!answered) return { answered, billable_seconds: 0 };
+  if (answered_at === null || end_time === null) return { answered, billable_seconds: duration_seconds };
+  const talked = Math.floor((end_time.getTime() - answered_at.getTime()) / 1000);
+  return { answered, billable_seconds: Math.min(duration_seconds, Math.max(0, talked)) };
 }

@@ -1,4 +1,4 @@
-import { CALL_STATUSES, CallRecord, Turn } from './call-record';
+import { CALL_STATUSES, CallRecord, talkOf, Turn } from './call-record';
 import { CALLER } from './caller';
 import { SIGNALLING_FIELDS, signallingOf } from './call-signalling.validation';
 import {
@@ -43,6 +43,8 @@ const KNOWN = new Set([
   'disconnect_reason',
   'turns',
   'sip_trace',
+  'mos',
+  'billable_seconds',
   'metrics',
   'account_id',
   ...SIGNALLING_FIELDS,
@@ -75,6 +77,20 @@ function parse(input: unknown): CallRecord {
     raw.status === undefined && signalling.classified
       ? signalling.classified.status
       : oneOf(raw.status, 'status', CALL_STATUSES);
+  const durationSeconds = duration ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0);
+  const talk = talkOf({
+    status,
+    duration_seconds: durationSeconds,
+    end_time: end,
+    answered_at: signalling.fields.answered_at,
+    sip_code: signalling.fields.sip_code,
+  });
+  const billable = optionalInt(raw.billable_seconds, 'billable_seconds', 0, 7 * 86_400);
+  if (billable !== null && billable > durationSeconds)
+    throw new Invalid('invalid_field', `billable_seconds is more than duration_seconds (${durationSeconds})`);
+  if (billable !== null && billable > 0 && !talk.answered)
+    throw new Invalid('invalid_field', 'billable_seconds must be 0 for a call that was never answered');
+  const mos = optionalNumber(pick('mos'), 'mos', 1, 4.5);
   return {
     id: text(raw.id, 'id', ID, 'id must be call_ followed by 1-64 letters, digits, _ or -'),
     trunk_id: text(raw.trunk_id, 'trunk_id', TRUNK_ID, 'trunk_id must be a trunk id (conn_…)'),
@@ -84,7 +100,7 @@ function parse(input: unknown): CallRecord {
     status,
     start_time: start,
     end_time: end,
-    duration_seconds: duration ?? (end ? Math.floor((end.getTime() - start.getTime()) / 1000) : 0),
+    duration_seconds: durationSeconds,
     carrier_lag_ms: optionalInt(pick('carrier_lag_ms'), 'carrier_lag_ms', 0, MAX_LATENCY_MS),
     ai_latency_ms: optionalInt(pick('ai_latency_ms'), 'ai_latency_ms', 0, MAX_LATENCY_MS),
     gateway_processing_ms: optionalInt(pick('gateway_processing_ms'), 'gateway_processing_ms', 0, MAX_LATENCY_MS),
@@ -94,6 +110,9 @@ function parse(input: unknown): CallRecord {
     disconnect_reason: disconnectReason,
     turns: turns(raw.turns),
     sip_trace: sipTrace(raw.sip_trace),
+    mos: mos === null ? null : Math.round(mos * 100) / 100,
+    answered: talk.answered,
+    billable_seconds: billable ?? talk.billable_seconds,
     signalling: signalling.fields,
   };
 }
@@ -113,8 +132,16 @@ function turns(value: unknown): Turn[] {
       speaker: oneOf(t.speaker, `${at}.speaker`, ['caller', 'agent']),
       duration_ms: optionalInt(t.duration_ms, `${at}.duration_ms`, 0, 86_400_000) ?? missing(`${at}.duration_ms`),
       processing_time_ms: optionalInt(t.processing_time_ms, `${at}.processing_time_ms`, 0, MAX_LATENCY_MS) ?? 0,
+      interrupted: flag(t.interrupted, `${at}.interrupted`),
+      start_offset_ms: optionalInt(t.start_offset_ms, `${at}.start_offset_ms`, 0, 7 * 86_400_000),
     };
   });
+}
+
+function flag(value: unknown, field: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw new Invalid('invalid_field', `${field} must be true or false`);
+  return value;
 }
 
 function missing(field: string): never {

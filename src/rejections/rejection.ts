@@ -8,11 +8,19 @@ export const REJECTION_REASONS = [
   'unknown_user',
   'trunk_inactive',
   'address_not_allowed',
+  /** The gateway's own limit (MAX_CALLS_PER_TRUNK), never an agent's answer. */
   'over_capacity',
   'no_route',
+  /** No answer from the agent at all (timeout, transport failure). */
   'agent_unreachable',
   'agent_error',
   'lookup_unavailable',
+  /** The agent answered 486 Busy Here or 600 Busy Everywhere. */
+  'agent_busy',
+  /** The agent answered 480 Temporarily Unavailable or 503 Service Unavailable. */
+  'agent_unavailable',
+  /** The gateway banned the source address (a flood, repeated auth failures or unknown names). */
+  'source_banned',
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 

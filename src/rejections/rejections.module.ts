@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RejectionsController } from './http/rejections.controller';
 import { RejectionIngestion } from './ingestion/rejection-ingestion.service';
-import { ListTrunkRejectionsHandler } from './read/rejections.queries';
+import { ListTrunkRejectionsHandler, ListUnownedRejectionsHandler } from './read/rejections.queries';
 
 /**
  * The rejection log (docs/sip-gateway.md): a gateway reports every refused INVITE, an account
@@ -9,6 +9,6 @@ import { ListTrunkRejectionsHandler } from './read/rejections.queries';
  */
 @Module({
   controllers: [RejectionsController],
-  providers: [RejectionIngestion, ListTrunkRejectionsHandler],
+  providers: [RejectionIngestion, ListTrunkRejectionsHandler, ListUnownedRejectionsHandler],
 })
 export class RejectionsModule {}

@@ -11,6 +11,8 @@ export const FAILURE_CLASSES = [
   'carrier',
   'agent_timeout',
   'agent_error',
+  /** The agent could not be connected at all (a media gateway's WebSocket connect failed); stated by the record. */
+  'agent_unreachable',
   'network',
   'capacity',
 ] as const;

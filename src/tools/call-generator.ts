@@ -99,6 +99,8 @@ export interface CallTurn {
   speaker: 'caller' | 'agent';
   duration_ms: number;
   processing_time_ms: number;
+  interrupted?: boolean;
+  start_offset_ms?: number;
 }
 /** Optional fields that a record leaves out are `undefined` (JSON omits them); one shape keeps V8 fast. */
 export interface CallRecordInput {
@@ -120,6 +122,8 @@ export interface CallRecordInput {
   disconnect_reason?: string;
   turns?: CallTurn[];
   sip_trace?: string;
+  mos?: number;
+  answered_at?: string;
 }
 export interface GenerateCallsOptions {
   count: number;

@@ -24,6 +24,8 @@ export interface CommandOutcome<E, S> {
   /** Position of the last new event; null when the command changed nothing. */
   position: GlobalPosition | null;
   revision: number;
+  /** The ids of the new events, in order. */
+  eventIds: string[];
 }
 
 /**
@@ -73,11 +75,12 @@ export class CommandRunner {
   ): Promise<CommandOutcome<E, S>> {
     const { state, revision } = known;
     const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state, position: null, revision };
+    if (events.length === 0) return { events, state, position: null, revision, eventIds: [] };
     const expected = expectedVersion ?? (revision < 0 ? 'no_stream' : revision);
+    const eventIds = events.map(() => newEventId());
     const result: AppendResult = await this.store.append(
       streamId,
-      events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
+      events.map((e, i) => ({ id: eventIds[i], type: e.type, data: e.data, metadata })),
       expected,
     );
     return {
@@ -85,6 +88,7 @@ export class CommandRunner {
       state: events.reduce(decider.evolve, state),
       position: result.position,
       revision: result.nextExpectedVersion,
+      eventIds,
     };
   }
 

@@ -140,6 +140,73 @@ describe('console in Chromium: the operator flow', () => {
     await checkPage('04-call-detail');
   });
 
+  it("shows a media gateway's call: turns on a timeline with processing times, barge-in, jitter, loss and MOS", async () => {
+    const start = Date.now() - 120_000;
+    const record = {
+      id: 'call_console_media',
+      trunk_id: trunkId,
+      from: '+14155550100',
+      to: '+14155550199',
+      start_time: new Date(start).toISOString(),
+      answered_at: new Date(start + 1_000).toISOString(),
+      end_time: new Date(start + 21_400).toISOString(),
+      sip_code: 200,
+      metrics: { jitter_ms: 7, packet_loss_percent: 1.25, codec_used: 'PCMU', mos: 4.12 },
+      turns: [
+        { turn_number: 1, speaker: 'agent', duration_ms: 2_000, start_offset_ms: 1_200 },
+        { turn_number: 2, speaker: 'caller', duration_ms: 3_000, start_offset_ms: 3_500 },
+        {
+          turn_number: 3,
+          speaker: 'agent',
+          duration_ms: 1_500,
+          processing_time_ms: 640,
+          interrupted: true,
+          start_offset_ms: 7_140,
+        },
+        { turn_number: 4, speaker: 'caller', duration_ms: 2_000, start_offset_ms: 8_400 },
+        { turn_number: 5, speaker: 'agent', duration_ms: 4_000, processing_time_ms: 820, start_offset_ms: 11_220 },
+      ],
+    };
+    const sent = await gateway.post('/v1/ingest/calls', [record]);
+    expect(sent.body).toEqual({ accepted: 1, rejected: [] });
+    await page.goto(`${origin}/console#/calls/${record.id}`);
+    await page.waitForSelector('[data-testid=turn-timeline]');
+    const rows = await page
+      .locator('[data-testid=turns-table] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toEqual([
+      ['1', 'agent', '1.2 s', '2,000 ms', '–', ''],
+      ['2', 'caller', '3.5 s', '3,000 ms', '–', ''],
+      ['3', 'agent', '7.1 s', '1,500 ms', '640 ms', 'interrupted'],
+      ['4', 'caller', '8.4 s', '2,000 ms', '–', ''],
+      ['5', 'agent', '11.2 s', '4,000 ms', '820 ms', ''],
+    ]);
+    expect(await page.textContent('[data-testid=turn-timeline] > p')).toBe(
+      '5 turns over 15.2 s · agent response 730 ms on average · 1 interrupted',
+    );
+    // Drawn where they belong: the processing time right before its agent turn, in proportion.
+    const boxes = await page
+      .locator('.lanes .turn')
+      .evaluateAll((spans) =>
+        spans.map((el) => ({
+          cls: el.className,
+          x: el.getBoundingClientRect().x,
+          w: el.getBoundingClientRect().width,
+        })),
+      );
+    const third = boxes.find((b) => b.cls.includes('interrupted'))!;
+    const processing = boxes.filter((b) => b.cls.includes('processing'));
+    expect(processing).toHaveLength(2);
+    expect(Math.abs(processing[0].x + processing[0].w - third.x)).toBeLessThan(1.5);
+    expect(third.w / processing[0].w).toBeCloseTo(1_500 / 640, 1);
+    const quality = await page.locator('h2:text("Quality") + dl').textContent();
+    expect(quality).toContain('Jitter7 ms');
+    expect(quality).toContain('Packet loss1.25 %');
+    expect(quality).toContain('MOS4.12 (satisfied)');
+    expect(await page.locator('dt:text-is("Billable") + dd').textContent()).toBe('20 s');
+    await checkPage('04b-call-turns');
+  });
+
   it('rotates the SIP password (shown once), edits the trunk and reads its history and past state', async () => {
     await page.goto(`${origin}/console#/trunks/${trunkId}`);
     await page.click('button:text("Rotate SIP password")');

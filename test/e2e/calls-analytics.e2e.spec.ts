@@ -45,6 +45,19 @@ function expectOverview(actual: any, expected: any, latencies: number[]): void {
   expect(actual.timeseries).toEqual(expected.timeseries);
 }
 
+/**
+ * What a media gateway adds to some records: a MOS on every third (3 decimals, stored to 2), the
+ * answer a third into every fourth answered call (billable seconds from it, the others' whole duration).
+ */
+function withMedia(r: CallRecordInput, i: number): CallRecordInput {
+  const out = i % 3 === 0 ? { ...r, mos: 1 + (i % 35) / 10 + 0.004 } : { ...r };
+  if (i % 4 === 1 && r.status !== 'failed' && r.end_time) {
+    const start = Date.parse(r.start_time);
+    out.answered_at = new Date(start + Math.round((Date.parse(r.end_time) - start) / 3)).toISOString();
+  }
+  return out;
+}
+
 describe('call records and analytics (embedded chDB)', () => {
   let app: TestApp;
   let client: ApiClient;
@@ -82,7 +95,7 @@ describe('call records and analytics (embedded chDB)', () => {
         to: new Date(now - 60_000),
         seed: 42,
       }),
-    ];
+    ].map(withMedia);
     for (let i = 0; i < records.length; i += 300)
       expect((await ingest(gateway, records.slice(i, i + 300))).accepted).toBe(300);
     // Rename after ingestion: analytics must show the new name.

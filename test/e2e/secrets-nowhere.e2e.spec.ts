@@ -73,8 +73,30 @@ describe('secrets appear nowhere (PostgreSQL event store, Redis read models)', (
       await client.post('/v1/trunks', trunkBody({ sip_password: PASSWORD, openai_api_key: OPENAI })),
     );
     const id = created.body.id;
-    record(await client.post('/v1/trunks', elevenlabsBody({ sip_password: PASSWORD, elevenlabs_api_key: ELEVEN })));
+    const eleven = record(
+      await client.post('/v1/trunks', elevenlabsBody({ sip_password: PASSWORD, elevenlabs_api_key: ELEVEN })),
+    );
     record(await client.patch(`/v1/trunks/${id}`, { openai_api_key: OPENAI_2, name: 'Renamed' }));
+    // The media gateway's agent lookup: the one place provider keys leave in clear, to a gateway key
+    // only (its answers are checked, then kept out of the responses below); every other key is refused.
+    const gatewayKey = (await app.admin.post('/v1/api-keys', { name: 'media gateway', scopes: ['gateway'] })).body.key;
+    const gateway = app.admin.withKey(gatewayKey);
+    const agentPath = (name: string) => `/v1/gateway/trunks/${name}/agent`;
+    const disclosed = [
+      await gateway.get(agentPath(created.body.sip_username)),
+      await gateway.get(agentPath(eleven.body.sip_username)),
+    ];
+    expect(disclosed.map((r) => [r.status, r.body.openai_api_key ?? r.body.elevenlabs_api_key])).toEqual([
+      [200, OPENAI_2],
+      [200, ELEVEN],
+    ]);
+    const { client: ingestKey } = await provisionAccountDirect(app, ['ingest']);
+    for (const other of [client, app.admin, ingestKey]) {
+      const refused = record(await other.get(agentPath(created.body.sip_username)));
+      expect(refused.status).toBe(403);
+    }
+    record(await client.get(`/v1/audit-events?type=AgentCredentialsRead`));
+    record(await client.get('/v1/audit-events/export'));
     const rotated = record(await client.post(`/v1/trunks/${id}/rotate-password`));
     const newPassword = rotated.body.sip_password as string;
     record(await client.get('/v1/trunks'));

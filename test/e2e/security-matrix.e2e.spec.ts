@@ -13,12 +13,16 @@ import { startFuzzApp } from '../fuzz/support/fuzz-session';
  * The expectations below are written from decisions.md, not derived from route-policy.ts: a route
  * under a prefix no rule names fails the first test until someone decides who may use it.
  */
-type Area = 'public' | 'admin' | 'ingest' | 'audit' | 'account';
+type Area = 'public' | 'admin' | 'ingest' | 'gateway' | 'platform' | 'audit' | 'account';
 const RULES: { area: Area; match: RegExp }[] = [
   { area: 'public', match: /^\/(healthz|readyz|v1\/openapi\.json)$/ },
   // The console and the API reference: static pages, no data without a key.
   { area: 'public', match: /^\/(console|docs)(\/|$)/ },
   { area: 'admin', match: /^\/v1\/(accounts|api-keys)(\/|$)/ },
+  // Provider keys in clear for the media gateway (docs/sip-gateway.md, "The agent lookup"): the gateway key only.
+  { area: 'gateway', match: /^\/v1\/gateway\/trunks\/[^/]+\/agent$/ },
+  // What belongs to no account (docs/sip-gateway.md): the platform's keys, admin or gateway.
+  { area: 'platform', match: /^\/v1\/gateway\/rejections$/ },
   { area: 'ingest', match: /^\/v1\/(ingest|gateway)\// },
   // The account's audit log (docs/audit.md): the audit scope, or full.
   { area: 'audit', match: /^\/v1\/audit-events(\/|$)/ },
@@ -30,6 +34,8 @@ type Scope = 'admin' | 'full' | 'read' | 'ingest' | 'audit' | 'gateway';
 /** decisions.md: admin manages accounts and keys; full everything of its account (ingestion included); read GET only; ingest only ingestion. */
 function scopeMayUse(scope: Scope, area: Exclude<Area, 'public'>, method: string): boolean {
   if (area === 'admin') return scope === 'admin';
+  if (area === 'gateway') return scope === 'gateway';
+  if (area === 'platform') return scope === 'admin' || scope === 'gateway';
   // gateway: a SIP gateway's platform key, for every account's ingestion and lookups (docs/sip-gateway.md).
   if (area === 'ingest') return scope === 'ingest' || scope === 'full' || scope === 'gateway';
   if (area === 'audit') return scope === 'audit' || scope === 'full';
@@ -51,8 +57,8 @@ describe('security matrix: every route × every credential', () => {
     world = await buildWorld(app);
     // A revoked and an expired key of every scope, so each route is tried with one it would accept.
     const expiresAt = new Date(Date.now() + 1500).toISOString();
-    for (const scope of ['admin', 'full', 'ingest'] as const) {
-      const account = scope === 'admin' ? {} : { account_id: world.accounts.own };
+    for (const scope of ['admin', 'full', 'ingest', 'gateway'] as const) {
+      const account = scope === 'admin' || scope === 'gateway' ? {} : { account_id: world.accounts.own };
       const revoked = await app.admin.post('/v1/api-keys', { ...account, name: `revoked ${scope}`, scopes: [scope] });
       expect((await app.admin.delete(`/v1/api-keys/${revoked.body.id}`)).status).toBe(204);
       keys[`revoked:${scope}`] = revoked.body.key;
@@ -153,7 +159,7 @@ describe('security matrix: every route × every credential', () => {
     ],
   ];
   const neededScope = (route: RouteEntry): string =>
-    ({ admin: 'admin', ingest: 'ingest', audit: 'full', account: 'full' })[
+    ({ admin: 'admin', ingest: 'ingest', gateway: 'gateway', platform: 'admin', audit: 'full', account: 'full' })[
       areaOf(route.path) as Exclude<Area, 'public'>
     ];
 
@@ -217,7 +223,9 @@ describe('security matrix: every route × every credential', () => {
   it("answers 404 not_found for another account's resource on every account and ingest route with an id, and changes nothing of it", async () => {
     const bad: string[] = [];
     const tried: string[] = [];
-    for (const route of scoped().filter((r) => /\{/.test(r.path) && areaOf(r.path) !== 'admin')) {
+    // Platform routes (admin, gateway, platform) serve every account or none: no other account's 404 to see.
+    const perAccount = (path: string) => ['account', 'ingest', 'audit'].includes(areaOf(path) ?? '');
+    for (const route of scoped().filter((r) => /\{/.test(r.path) && perAccount(r.path))) {
       const ids: Record<string, string> = {};
       for (const [, name] of route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)) {
         const pool = name === 'sip_username' ? 'sip_username' : collectionOf(route.path, name);

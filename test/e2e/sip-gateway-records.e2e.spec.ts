@@ -114,6 +114,134 @@ describe('call records and rejections from a SIP gateway', () => {
     }
   });
 
+  it('keeps what a media gateway measures: turns with barge-in, MOS, billable seconds; and sums them', async () => {
+    const line = (await alice.post('/v1/trunks', customBody())).body;
+    const media = (overrides: Record<string, unknown>) => call({ trunk_id: line.id, ...overrides });
+    const turns = [
+      { turn_number: 1, speaker: 'agent', duration_ms: 1800, processing_time_ms: 0, start_offset_ms: 1_400 },
+      { turn_number: 2, speaker: 'caller', duration_ms: 2200, start_offset_ms: 3_600 },
+      {
+        turn_number: 3,
+        speaker: 'agent',
+        duration_ms: 900,
+        processing_time_ms: 640,
+        interrupted: true,
+        start_offset_ms: 6_440,
+      },
+      { turn_number: 4, speaker: 'caller', duration_ms: 1500, start_offset_ms: 7_100 },
+    ];
+    const records = [
+      // Answered 1.345 s in, ended 31.346 s in: 30 billable seconds of 31.
+      media({
+        id: 'call_media1',
+        turns,
+        metrics: {
+          ai_latency_ms: 640,
+          gateway_processing_ms: 3,
+          carrier_lag_ms: 20,
+          jitter_ms: 4,
+          packet_loss_percent: 0.5,
+          codec_used: 'PCMU',
+          mos: 4.3149,
+        },
+      }),
+      // The caller's RTP stopped: a media timeout, an abnormal end of an answered call.
+      media({ id: 'call_media2', disconnect_reason: 'media_timeout', mos: 2.1, billable_seconds: 12 }),
+      // The agent's WebSocket could not be reached: the carrier got 503, the class is stated.
+      media({
+        id: 'call_media3',
+        answered_at: undefined,
+        end_time: at(900),
+        sip_code: 503,
+        failure_class: 'agent_unreachable',
+      }),
+      // Cancelled while ringing: never answered, 0 billable, whatever its duration.
+      media({ id: 'call_media4', answered_at: undefined, end_time: at(4_000), sip_code: 487 }),
+    ];
+    expect(await post(gateway, '/v1/ingest/calls', records)).toEqual({ accepted: 4, rejected: [] });
+
+    const detail = (await alice.get('/v1/calls/call_media1')).body;
+    expect(detail).toMatchObject({
+      duration_seconds: 31,
+      billable_seconds: 30,
+      mos: 4.31,
+      metrics: { mos: 4.31, codec_used: 'PCMU' },
+    });
+    expect(detail.turns).toEqual([
+      { ...turns[0], interrupted: false },
+      { ...turns[1], processing_time_ms: 0, interrupted: false },
+      turns[2],
+      { ...turns[3], processing_time_ms: 0, interrupted: false },
+    ]);
+    expect((await alice.get('/v1/calls/call_media2')).body).toMatchObject({
+      status: 'disconnected',
+      failure_class: 'network',
+      retryable: true,
+      disconnect_reason: 'media_timeout',
+      billable_seconds: 12,
+      mos: 2.1,
+    });
+    expect((await alice.get('/v1/calls/call_media3')).body).toMatchObject({
+      status: 'failed',
+      failure_class: 'agent_unreachable',
+      billable_seconds: 0,
+      mos: null,
+    });
+    const listed = await alice.get(`/v1/calls?trunk_id=${line.id}`);
+    expect(
+      Object.fromEntries(
+        listed.body.calls.map((c: { id: string; billable_seconds: number; mos: number | null }) => [
+          c.id,
+          [c.billable_seconds, c.mos],
+        ]),
+      ),
+    ).toEqual({ call_media1: [30, 4.31], call_media2: [12, 2.1], call_media3: [0, null], call_media4: [0, null] });
+
+    const overview = (await alice.get(`/v1/analytics/overview?start_date=${at(-60_000)}&trunk_id=${line.id}`)).body;
+    expect(overview.summary).toMatchObject({
+      total_calls: 4,
+      answered_calls: 2,
+      total_duration_seconds: 31 + 31 + 0 + 4,
+      avg_duration_seconds: 16.5,
+      total_billable_seconds: 42,
+      avg_billable_seconds: 21,
+    });
+    expect(overview.quality.avg_mos).toBe(3.21);
+    // by_class counts the failed calls; the media timeout ended an answered call (disconnected).
+    expect(overview.failures.by_class).toMatchObject({ agent_unreachable: 1, network: 0 });
+
+    // A re-sent record replaces the old one in every sum.
+    await post(gateway, '/v1/ingest/calls', [{ ...records[1], mos: 3.9, billable_seconds: 20 }]);
+    const again = (await alice.get(`/v1/analytics/overview?start_date=${at(-60_000)}&trunk_id=${line.id}`)).body;
+    expect(again.summary).toMatchObject({ answered_calls: 2, total_billable_seconds: 50 });
+    expect(again.quality.avg_mos).toBe(4.11);
+  });
+
+  it('refuses a MOS, billable seconds or turn flag that cannot be, one record at a time', async () => {
+    const result = await post(gateway, '/v1/ingest/calls', [
+      call({ id: 'call_mos_high', mos: 4.6 }),
+      call({ id: 'call_mos_low', metrics: { mos: 0.5 } }),
+      call({ id: 'call_billable_long', billable_seconds: 32 }),
+      call({ id: 'call_billable_unanswered', answered_at: undefined, sip_code: 486, billable_seconds: 3 }),
+      call({ id: 'call_turn_flag', turns: [{ turn_number: 1, speaker: 'agent', duration_ms: 5, interrupted: 'yes' }] }),
+      call({
+        id: 'call_turn_offset',
+        turns: [{ turn_number: 1, speaker: 'agent', duration_ms: 5, start_offset_ms: -1 }],
+      }),
+      call({ id: 'call_media_ok', mos: 1, billable_seconds: 0 }),
+    ]);
+    expect(result.accepted).toBe(1);
+    expect(result.rejected.map((r) => [r.index, r.code])).toEqual([
+      [0, 'invalid_field'],
+      [1, 'invalid_field'],
+      [2, 'invalid_field'],
+      [3, 'invalid_field'],
+      [4, 'invalid_field'],
+      [5, 'invalid_field'],
+    ]);
+    expect((await alice.get('/v1/calls/call_media_ok')).body).toMatchObject({ billable_seconds: 0, mos: 1 });
+  });
+
   it("refuses a record for another account's trunk from an account key, and a malformed one on its own", async () => {
     const bobIngest = (await provisionAccountDirect(app, ['ingest'], 'Bob gateway')).client;
     const result = await post(bobIngest, '/v1/ingest/calls', [call({ id: 'call_notbobs' })]);
@@ -198,6 +326,79 @@ describe('call records and rejections from a SIP gateway', () => {
       expectError(await alice.get(`/v1/trunks/${trunk.id}/rejections?limit=0`), 400, 'invalid_params');
       expect((await alice.get(`/v1/trunks/${trunk.id}/rejections`)).body.pagination.limit).toBe(20);
     });
+  });
+
+  it("lists the rejections no account owns to the platform's keys: unknown names, banned sources", async () => {
+    const scanner = '198.51.100.66';
+    const named = (await alice.post('/v1/trunks', customBody())).body;
+    const refusal = (i: number, overrides: Record<string, unknown>) => ({
+      id: `rej_scan${i}`,
+      at: at(600_000 + i * 1000),
+      sip_code: 403,
+      sip_reason: 'Forbidden',
+      source_address: scanner,
+      ...overrides,
+    });
+    const sent = [
+      refusal(0, { reason: 'unknown_user', sip_code: 404, sip_username: 'admin' }),
+      refusal(1, { reason: 'unknown_user', sip_code: 404, sip_username: 'test-1' }),
+      refusal(2, { reason: 'source_banned' }),
+      refusal(3, { reason: 'source_banned', sip_username: 'no-such-name' }),
+      // Named a real trunk: the trunk's account owns it, and the platform list does not show it.
+      refusal(4, { reason: 'source_banned', sip_username: named.sip_username }),
+      refusal(5, { reason: 'agent_busy', sip_code: 486, sip_reason: 'Busy Here', sip_username: named.sip_username }),
+      refusal(6, { reason: 'agent_unavailable', sip_code: 500, sip_username: named.sip_username }),
+    ];
+    expect(await post(gateway, '/v1/ingest/rejections', sent)).toEqual({ accepted: 7, rejected: [] });
+    const admin = app.admin;
+    const listed = await admin.get(`/v1/gateway/rejections?source_address=${scanner}&from=${at(0)}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.rejections.map((r: { id: string }) => r.id)).toEqual([
+      'rej_scan3',
+      'rej_scan2',
+      'rej_scan1',
+      'rej_scan0',
+    ]);
+    expect(listed.body.rejections[0]).toEqual({
+      id: 'rej_scan3',
+      at: at(603_000),
+      reason: 'source_banned',
+      sip_code: 403,
+      sip_reason: 'Forbidden',
+      source_address: scanner,
+      sip_username: 'no-such-name',
+      from: null,
+      to: null,
+    });
+    // Cursor pages, bound to their filters; reason filters.
+    const page = await gateway.get(`/v1/gateway/rejections?source_address=${scanner}&from=${at(0)}&limit=3`);
+    expect(page.body.pagination).toMatchObject({ limit: 3, has_more: true });
+    const rest = await gateway.get(
+      `/v1/gateway/rejections?source_address=${scanner}&from=${at(0)}&limit=3&cursor=${page.body.pagination.next_cursor}`,
+    );
+    expect(rest.body.rejections.map((r: { id: string }) => r.id)).toEqual(['rej_scan0']);
+    expect(rest.body.pagination).toEqual({ limit: 3, has_more: false, next_cursor: null });
+    expectError(
+      await gateway.get(`/v1/gateway/rejections?limit=3&cursor=${page.body.pagination.next_cursor}`),
+      400,
+      'invalid_params',
+    );
+    const banned = await gateway.get(
+      `/v1/gateway/rejections?reason=source_banned&source_address=${scanner}&from=${at(0)}`,
+    );
+    expect(banned.body.rejections.map((r: { id: string }) => r.id)).toEqual(['rej_scan3', 'rej_scan2']);
+    expectError(await admin.get('/v1/gateway/rejections?reason=bad_vibes'), 400, 'invalid_params');
+    expectError(await admin.get('/v1/gateway/rejections?source_address=carrier.example'), 400, 'invalid_params');
+    // The trunk's owner sees what named the trunk, with the agent's answers under their own reasons.
+    const owned = await alice.get(`/v1/trunks/${named.id}/rejections?from=${at(600_000)}`);
+    expect(owned.body.rejections.map((r: { reason: string }) => r.reason)).toEqual([
+      'agent_unavailable',
+      'agent_busy',
+      'source_banned',
+    ]);
+    // Account keys never see what belongs to no account.
+    const ingest = (await provisionAccountDirect(app, ['ingest'], 'Carol')).client;
+    for (const client of [alice, ingest]) expectError(await client.get('/v1/gateway/rejections'), 403, 'forbidden');
   });
 
   it('fires an alert rule on rejections, even in a window without calls', async () => {

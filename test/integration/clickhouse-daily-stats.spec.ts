@@ -6,6 +6,7 @@ import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { runMigrations } from '../../src/infrastructure/clickhouse/migrations';
 import { CLICKHOUSE_MIGRATIONS } from '../../src/infrastructure/clickhouse/migrations/index';
+import { talkOf } from '../../src/ingestion/call-record';
 import { CallRow, rowOf } from '../../src/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
 
@@ -44,6 +45,14 @@ function row(r: CallRecordInput, version: number): Record<string, unknown> {
       disconnect_reason: r.disconnect_reason ?? null,
       turns: [],
       sip_trace: null,
+      mos: null,
+      ...talkOf({
+        status: r.status,
+        duration_seconds: r.duration_seconds ?? 0,
+        end_time: end,
+        answered_at: null,
+        sip_code: null,
+      }),
       account_id: ACCOUNT,
       provider: 'openai',
     },

@@ -84,6 +84,9 @@ describe('per-instance state across instances', () => {
       disconnect_reason: null,
       turns: [],
       sip_trace: null,
+      mos: null,
+      answered: status !== 'failed',
+      billable_seconds: status === 'failed' ? 0 : 30,
     });
 
     /** Every id re-sent through both writers at once, `rounds` times: like two instances behind a balancer. */

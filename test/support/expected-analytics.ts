@@ -34,6 +34,15 @@ function duration(r: CallRecordInput): number {
   return r.end_time ? Math.floor((Date.parse(r.end_time) - Date.parse(r.start_time)) / 1000) : 0;
 }
 
+/** Answered and billable seconds by the rule of docs/analytics.md (these records carry no sip_code). */
+function talk(r: CallRecordInput): { answered: boolean; billable: number } {
+  const answered = r.answered_at !== undefined || r.status !== 'failed';
+  if (!answered) return { answered, billable: 0 };
+  if (r.answered_at === undefined || !r.end_time) return { answered, billable: duration(r) };
+  const talked = Math.floor((Date.parse(r.end_time) - Date.parse(r.answered_at)) / 1000);
+  return { answered, billable: Math.min(duration(r), Math.max(0, talked)) };
+}
+
 function codecOf(codec: string | undefined): string | null {
   if (!codec) return null;
   const upper = codec.toUpperCase();
@@ -83,6 +92,9 @@ export function expectedOverview(
   const loss = records.filter((r) => r.packet_loss_percent !== undefined);
   const jitter = records.filter((r) => r.jitter_ms !== undefined);
   const g = group(records);
+  const answered = records.filter((r) => talk(r).answered);
+  const billable = sum(records, (r) => talk(r).billable);
+  const mos = records.filter((r) => r.mos !== undefined);
   const byTrunk = trunks
     .map((t) => ({ t, g: group(records.filter((r) => r.trunk_id === t.id)) }))
     .filter((x) => x.g.calls > 0)
@@ -122,6 +134,9 @@ export function expectedOverview(
       success_rate: pct(g.connected, g.calls),
       total_duration_seconds: sum(records, duration),
       avg_duration_seconds: g.calls === 0 ? 0 : r2(sum(records, duration) / g.calls),
+      answered_calls: answered.length,
+      total_billable_seconds: billable,
+      avg_billable_seconds: answered.length === 0 ? 0 : r2(billable / answered.length),
     },
     performance: {
       avg_carrier_lag_ms: avg(
@@ -146,6 +161,7 @@ export function expectedOverview(
         sum(jitter, (r) => r.jitter_ms!),
         jitter.length,
       ),
+      avg_mos: mos.length === 0 ? null : r2(sum(mos, (r) => Math.round(r.mos! * 100)) / mos.length / 100),
       codec_distribution: distribution,
     },
     by_provider: byProvider.sort((a, b) => b.call_count - a.call_count || a.provider.localeCompare(b.provider)),

@@ -1,5 +1,6 @@
 import { accountStream } from '../../domain/accounts/account.decider';
 import { apiKeyStream } from '../../domain/api-keys/api-key.decider';
+import { agentAccessStream } from '../../domain/trunks/agent-access.decider';
 import { trunkStream } from '../../domain/trunks/trunk.decider';
 import { alertRuleStream } from '../../webhooks/domain/alert-rule.decider';
 import { callsCompletedStream } from '../../webhooks/domain/calls-completed.event';
@@ -15,6 +16,7 @@ import { auditCheckpointStream } from './audit-checkpoint.event';
 export const RESOURCE_TYPES = [
   'account',
   'trunk',
+  'agent_access',
   'api_key',
   'webhook_endpoint',
   'webhook_delivery',
@@ -28,6 +30,7 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 const STREAM_OF: Record<ResourceType, (id: string) => string> = {
   account: accountStream,
   trunk: trunkStream,
+  agent_access: agentAccessStream,
   api_key: apiKeyStream,
   webhook_endpoint: webhookEndpointStream,
   webhook_delivery: webhookDeliveryStream,

@@ -41,6 +41,14 @@ const SIGNALLING_PROPERTIES = {
   source_address: { type: 'string', nullable: true, description: "The carrier's IP address" },
 };
 
+const MOS = {
+  type: 'number',
+  minimum: 1,
+  maximum: 4.5,
+  nullable: true,
+  description: 'E-model MOS (ITU-T G.107), kept to 2 decimals',
+};
+
 const CALL_RECORD = {
   type: 'object',
   required: ['id', 'trunk_id', 'from', 'to', 'start_time'],
@@ -70,7 +78,18 @@ const CALL_RECORD = {
     packet_loss_percent: { type: 'number', minimum: 0, maximum: 100, nullable: true },
     jitter_ms: integer(600_000),
     codec_used: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,32}$', nullable: true },
-    disconnect_reason: { type: 'string', pattern: '^[A-Za-z0-9._ -]{1,64}$', nullable: true },
+    disconnect_reason: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9._ -]{1,64}$',
+      nullable: true,
+      description: 'caller_hangup, agent_hangup, caller_cancel, dialog_timeout, media_timeout, …',
+    },
+    mos: MOS,
+    billable_seconds: {
+      ...integer(604_800),
+      description:
+        'Answer to end; at most duration_seconds, 0 for a call never answered. Derived when absent: floor((end_time − answered_at) / 1 s), 0 when never answered, duration_seconds without answered_at',
+    },
     metrics: {
       type: 'object',
       description: 'The latency and quality fields may also sit here (detail form)',
@@ -81,6 +100,7 @@ const CALL_RECORD = {
         packet_loss_percent: { type: 'number', minimum: 0, maximum: 100, nullable: true },
         jitter_ms: integer(600_000),
         codec_used: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,32}$', nullable: true },
+        mos: MOS,
       },
     },
     turns: {
@@ -95,6 +115,18 @@ const CALL_RECORD = {
           speaker: { type: 'string', enum: ['caller', 'agent'] },
           duration_ms: { type: 'integer', minimum: 0, maximum: 86_400_000 },
           processing_time_ms: { type: 'integer', minimum: 0, maximum: 600_000 },
+          interrupted: {
+            type: 'boolean',
+            nullable: true,
+            description: 'An agent turn cut short by caller speech (barge-in); default false',
+          },
+          start_offset_ms: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 604_800_000,
+            nullable: true,
+            description: "Start of the turn in ms after the call's start_time",
+          },
         },
       },
     },

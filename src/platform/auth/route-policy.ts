@@ -3,7 +3,8 @@ import type { Scope } from '../../shared/api-key-scopes';
 import { Principal } from './principal';
 
 export type RoutePolicy =
-  { kind: 'public' } | { kind: 'scoped'; area: 'admin' | 'ingest' | 'audit' | 'account' | 'any' };
+  | { kind: 'public' }
+  | { kind: 'scoped'; area: 'admin' | 'ingest' | 'gateway' | 'platform' | 'audit' | 'account' | 'any' };
 
 const PUBLIC = new Set(['/healthz', '/readyz', '/v1/openapi.json']);
 /** The browser pages (console and API reference) and their assets: files only, no data without a key. */
@@ -16,6 +17,10 @@ const PUBLIC_PAGES = /^\/(console|docs)(\/|$)/;
 export function policyFor(path: string): RoutePolicy {
   if (PUBLIC.has(path) || PUBLIC_PAGES.test(path)) return { kind: 'public' };
   if (/^\/v1\/(accounts|api-keys)(\/|$)/.test(path)) return { kind: 'scoped', area: 'admin' };
+  // Provider secrets in clear: the platform's gateway key only (docs/sip-gateway.md, "The agent lookup").
+  if (/^\/v1\/gateway\/trunks\/[^/]*\/agent\/?$/.test(path)) return { kind: 'scoped', area: 'gateway' };
+  // What belongs to no account: the platform's keys (admin or gateway) only.
+  if (/^\/v1\/gateway\/rejections\/?$/.test(path)) return { kind: 'scoped', area: 'platform' };
   if (/^\/v1\/(ingest|gateway)(\/|$)/.test(path)) return { kind: 'scoped', area: 'ingest' };
   if (/^\/v1\/audit-events(\/|$)/.test(path)) return { kind: 'scoped', area: 'audit' };
   if (path.startsWith('/v1/')) return { kind: 'scoped', area: 'account' };
@@ -42,6 +47,15 @@ export function assertAllowed(
       // gateway: the platform credential of a SIP gateway, for every account (docs/sip-gateway.md).
       if (has('ingest') || has('gateway') || (has('full') && principal.accountId !== null)) return;
       throw new DomainError('forbidden', 'This endpoint needs a key with the ingest, gateway (or full) scope');
+    case 'gateway':
+      if (principal.accountId === null && has('gateway')) return;
+      throw new DomainError('forbidden', "This endpoint discloses a trunk's provider keys: it needs a gateway key");
+    case 'platform':
+      if (principal.accountId === null && (has('admin') || has('gateway'))) return;
+      throw new DomainError(
+        'forbidden',
+        'This endpoint lists what belongs to no account: it needs an admin or gateway key',
+      );
     case 'audit':
       // The audit log of the key's own account: an auditor's key (audit) or one that may do everything (full).
       if (principal.accountId !== null && (has('audit') || has('full'))) return;

@@ -52,8 +52,9 @@ const ERROR_RULES: Record<string, ErrorRule> = {
   '409': {
     description:
       'conflict (a name or sip_username in use, or too many concurrent changes: retry), or ' +
-      'idempotency_key_in_use (a request with this Idempotency-Key is still running: retry)',
-    applies: isWrite,
+      'idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); ' +
+      'on the agent lookup: the trunk is inactive, so its agent may not be reached',
+    applies: (method, path) => isWrite(method) || path.endsWith('/agent'),
   },
   // Any request may carry a body, so any operation can refuse one it cannot read.
   '413': { description: 'payload_too_large: the request body is over the limit', applies: always },

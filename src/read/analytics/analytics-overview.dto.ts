@@ -15,7 +15,16 @@ class SummaryDto {
   @ApiProperty({ minimum: 0, maximum: 100, description: '100 × connected / total, 2 decimals; 0 without calls' })
   success_rate!: number;
   @ApiProperty({ type: 'integer' }) total_duration_seconds!: number;
-  @ApiProperty() avg_duration_seconds!: number;
+  @ApiProperty({
+    description:
+      'total_duration_seconds / total_calls: every call, ringing included (see avg_billable_seconds for talk time)',
+  })
+  avg_duration_seconds!: number;
+  @ApiProperty({ type: 'integer', description: 'Calls the agent answered' }) answered_calls!: number;
+  @ApiProperty({ type: 'integer', description: 'Sum of billable_seconds (answer → end)' })
+  total_billable_seconds!: number;
+  @ApiProperty({ description: 'total_billable_seconds / answered_calls (answered calls only; 0 when none)' })
+  avg_billable_seconds!: number;
 }
 
 class PerformanceDto {
@@ -31,6 +40,14 @@ class PerformanceDto {
 class QualityDto {
   @ApiProperty() avg_packet_loss_percent!: number;
   @ApiProperty({ type: 'integer' }) avg_jitter_ms!: number;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    minimum: 1,
+    maximum: 4.5,
+    description: 'Mean MOS of the calls that report one (2 decimals); null when none does',
+  })
+  avg_mos!: number | null;
   @ApiProperty({
     type: 'object',
     selfRequired: true,

@@ -15,6 +15,10 @@ export interface Totals {
   lossSum: number;
   jitterCalls: number;
   jitterSum: number;
+  answered: number;
+  billableSum: number;
+  mosCalls: number;
+  mosCentiSum: number;
   hist: Map<number, number>;
   codecs: Map<string, number>;
 }
@@ -33,6 +37,10 @@ export const emptyTotals = (): Totals => ({
   lossSum: 0,
   jitterCalls: 0,
   jitterSum: 0,
+  answered: 0,
+  billableSum: 0,
+  mosCalls: 0,
+  mosCentiSum: 0,
   hist: new Map(),
   codecs: new Map(),
 });
@@ -52,6 +60,10 @@ const FIELDS: [Exclude<keyof Totals, 'hist' | 'codecs'>, SumColumn][] = [
   ['lossSum', 'loss_sum'],
   ['jitterCalls', 'jitter_calls'],
   ['jitterSum', 'jitter_sum'],
+  ['answered', 'answered'],
+  ['billableSum', 'billable_sum'],
+  ['mosCalls', 'mos_calls'],
+  ['mosCentiSum', 'mos_centi_sum'],
 ];
 
 export function addRow(into: Totals, row: OverviewRow): void {

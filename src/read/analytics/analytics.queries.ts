@@ -137,6 +137,9 @@ function present(
       success_rate: percent(t.connected, t.calls),
       total_duration_seconds: t.durationSum,
       avg_duration_seconds: round2(ratio(t.durationSum, t.calls)),
+      answered_calls: t.answered,
+      total_billable_seconds: t.billableSum,
+      avg_billable_seconds: round2(ratio(t.billableSum, t.answered)),
     },
     performance: {
       avg_carrier_lag_ms: avgInt(t.carrierSum, t.latencyCalls),
@@ -149,6 +152,7 @@ function present(
     quality: {
       avg_packet_loss_percent: round2(ratio(t.lossSum, t.lossCalls)),
       avg_jitter_ms: avgInt(t.jitterSum, t.jitterCalls),
+      avg_mos: t.mosCalls === 0 ? null : round2(t.mosCentiSum / t.mosCalls / 100),
       codec_distribution: codecDistribution(t.codecs),
     },
     by_provider: [...byProvider.entries()]

@@ -1,5 +1,6 @@
 import { SUMS } from '../../infrastructure/clickhouse/migrations/002-daily-stats';
 import { SIGNALLING_SUMS } from '../../infrastructure/clickhouse/migrations/004-account-rollups';
+import { TALK_SUMS } from '../../infrastructure/clickhouse/migrations/005-talk-and-quality';
 import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
 
 /**
@@ -14,9 +15,10 @@ import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
  * once, without FINAL, weighted by sign as the views aggregate them). Without a trunk filter the
  * totals, buckets, histogram and failure classes come from the account-level rollups (migration 4).
  */
-export type SumColumn = (typeof SUMS)[number] | (typeof SIGNALLING_SUMS)[number] | 'loss_sum';
+export type SumColumn =
+  (typeof SUMS)[number] | (typeof SIGNALLING_SUMS)[number] | (typeof TALK_SUMS)[number] | 'loss_sum';
 /** The Int64 sums a row can carry, in the order of its `v` array. */
-const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed')];
+const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed'), ...TALK_SUMS];
 type Exprs = Partial<Record<SumColumn | 'codecs' | 'names', string>>;
 
 export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'bin' | 'class' | 'reason' | 'name';
@@ -101,6 +103,10 @@ const RAW: Exprs = {
   ...span('pdd', 'invite_at', 'ringing_at'),
   ...span('ring', 'ringing_at', 'answered_at'),
   ...span('setup', 'invite_at', 'answered_at'),
+  answered: 'sum(answered * sign)',
+  billable_sum: 'sum(billable_seconds * sign)',
+  mos_calls: 'sumIf(sign, mos IS NOT NULL)',
+  mos_centi_sum: 'sumIf(toInt64(round(assumeNotNull(mos) * 100)) * sign, mos IS NOT NULL)',
   codecs: `sumMap(if(codec_group = '', CAST([], 'Array(String)'), [toString(codec_group)]), if(codec_group = '', CAST([], 'Array(Int64)'), [toInt64(sign)]))`,
 };
 
@@ -151,6 +157,14 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       '0',
       summed(SIGNALLING_SUMS),
       `FROM ${table('signalling_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter} GROUP BY failure_class`,
+    ),
+    // Added to the totals: answered calls, billable seconds and MOS (migration 5).
+    'talk and MOS (whole hours)': branch(
+      "'total'",
+      "''",
+      '0',
+      summed(TALK_SUMS),
+      `FROM ${table('talk_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`,
     ),
     'raw edges (partial hours), five groupings': rawEdges(hourly, withTrunk),
     'rejections by reason': branch(

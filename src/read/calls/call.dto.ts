@@ -82,6 +82,19 @@ export class CallListItemDto {
     description: 'The failure taxonomy (docs/sip-gateway.md)',
   })
   failure_class!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing)',
+  })
+  billable_seconds!: number;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    minimum: 1,
+    maximum: 4.5,
+    description: 'Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured',
+  })
+  mos!: number | null;
 }
 
 export class CallPaginationDto extends PaginationDto {
@@ -101,6 +114,8 @@ export class CallMetricsDto {
   @ApiProperty({ nullable: true, type: Number }) packet_loss_percent!: number | null;
   @ApiProperty({ nullable: true, type: 'integer' }) jitter_ms!: number | null;
   @ApiProperty({ nullable: true, type: String }) codec_used!: string | null;
+  @ApiProperty({ nullable: true, type: Number, minimum: 1, maximum: 4.5, description: 'As at top level' })
+  mos!: number | null;
 }
 
 export class TurnDto {
@@ -108,6 +123,10 @@ export class TurnDto {
   @ApiProperty({ enum: ['caller', 'agent'] }) speaker!: string;
   @ApiProperty({ type: 'integer' }) duration_ms!: number;
   @ApiProperty({ type: 'integer' }) processing_time_ms!: number;
+  @ApiProperty({ description: 'An agent turn cut short by the caller speaking (barge-in); false when not reported' })
+  interrupted!: boolean;
+  @ApiProperty({ nullable: true, type: 'integer', description: "Start of the turn in ms after the call's start_time" })
+  start_offset_ms!: number | null;
 }
 
 export class CallDetailDto extends CallListItemDto {

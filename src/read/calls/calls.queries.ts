@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
 import { DomainError } from '../../shared/domain-error';
-import { CallDetailDto, CallListDto, CallListItemDto, ListCallsQueryDto } from './call.dto';
+import { CallDetailDto, CallListDto, CallListItemDto, ListCallsQueryDto, TurnDto } from './call.dto';
 import { CallCursor, decodeCursor, encodeCursor, filterFingerprint } from './call-cursor';
 import { parseBound } from './time-range';
 
@@ -27,7 +27,7 @@ const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duratio
   toUnixTimestamp64Milli(start_time) AS start_ms, ${millis('end_time', 'end_ms')},
   carrier_lag_ms, ai_latency_ms, gateway_processing_ms, from_e164, to_e164,
   ${millis('invite_at', 'invite_ms')}, ${millis('ringing_at', 'ringing_ms')}, ${millis('answered_at', 'answered_ms')},
-  sip_code, failure_class`;
+  sip_code, failure_class, billable_seconds, mos`;
 
 interface ListRow {
   call_id: string;
@@ -49,6 +49,8 @@ interface ListRow {
   answered_ms: number | string | null;
   sip_code: number | null;
   failure_class: string;
+  billable_seconds: number;
+  mos: number | null;
 }
 
 /**
@@ -189,8 +191,9 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
         packet_loss_percent: row.packet_loss_percent,
         jitter_ms: row.jitter_ms,
         codec_used: row.codec_used || null,
+        mos: row.mos === null ? null : Number(row.mos),
       },
-      turns: JSON.parse(row.turns || '[]'),
+      turns: turnsOf(row.turns),
       sip_trace: row.sip_trace,
       sip_reason: row.sip_reason || null,
       q850_cause: row.q850_cause === null ? null : Number(row.q850_cause),
@@ -221,7 +224,15 @@ function listItem(row: ListRow): CallListItemDto {
     answered_at: isoOrNull(row.answered_ms),
     sip_code: row.sip_code === null ? null : Number(row.sip_code),
     failure_class: row.failure_class || null,
+    billable_seconds: Number(row.billable_seconds),
+    mos: row.mos === null ? null : Number(row.mos),
   };
+}
+
+/** Turns as stored; those stored before `interrupted` and `start_offset_ms` existed get their defaults. */
+function turnsOf(stored: string): TurnDto[] {
+  const turns = JSON.parse(stored || '[]') as (Omit<TurnDto, 'interrupted' | 'start_offset_ms'> & Partial<TurnDto>)[];
+  return turns.map((t) => ({ ...t, interrupted: t.interrupted ?? false, start_offset_ms: t.start_offset_ms ?? null }));
 }
 
 const isoOrNull = (ms: number | string | null): string | null =>

@@ -4,8 +4,8 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTa
 import { accountOf, Ctx, gatewayScopeOf, RequestContext } from '../../platform/http/request-context';
 import { CLOCK, Clock } from '../../shared/clock';
 import { RejectionIngestion, RejectionIngestResult } from '../ingestion/rejection-ingestion.service';
-import { ListRejectionsQueryDto, CallRejectionListDto } from '../read/rejection.dto';
-import { ListTrunkRejections } from '../read/rejections.queries';
+import { CallRejectionListDto, ListRejectionsQueryDto, ListUnownedRejectionsQueryDto } from '../read/rejection.dto';
+import { ListTrunkRejections, ListUnownedRejections } from '../read/rejections.queries';
 import { REJECTIONS_BODY_SCHEMA, RejectionIngestResultDto } from './rejections-body.schema';
 
 @ApiTags('rejections')
@@ -47,5 +47,19 @@ export class RejectionsController {
     @Ctx() ctx: RequestContext,
   ): Promise<CallRejectionListDto> {
     return this.queries.execute(new ListTrunkRejections(accountOf(ctx), id, query, this.clock.now()));
+  }
+
+  @Get('gateway/rejections')
+  @ApiOperation({
+    operationId: 'listUnownedRejections',
+    summary: 'List the rejected INVITEs that belong to no account (unknown user names, banned sources), newest first',
+  })
+  @ApiOkResponse({
+    type: CallRejectionListDto,
+    description:
+      'Scope admin or gateway (the platform keys; account keys get 403). from/to bound the time (default: the last 7 days); reason and source_address filter; cursor pages',
+  })
+  listUnowned(@Query() query: ListUnownedRejectionsQueryDto): Promise<CallRejectionListDto> {
+    return this.queries.execute(new ListUnownedRejections(query, this.clock.now()));
   }
 }

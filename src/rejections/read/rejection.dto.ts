@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { IsIn, IsIP, IsOptional, Matches } from 'class-validator';
 import { PaginationQueryDto } from '../../platform/http/pagination';
 import { DATE_OR_INSTANT } from '../../read/calls/time-range';
 import { REJECTION_REASONS } from '../rejection';
@@ -20,6 +20,19 @@ export class ListRejectionsQueryDto extends PickType(PaginationQueryDto, ['limit
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'cursor is not a cursor this API returned' })
   cursor?: string;
+}
+
+/** The operator's list of rejections that belong to no account: filters by reason and source too. */
+export class ListUnownedRejectionsQueryDto extends ListRejectionsQueryDto {
+  @ApiPropertyOptional({ enum: REJECTION_REASONS, description: 'Only rejections for this reason' })
+  @IsOptional()
+  @IsIn(REJECTION_REASONS, { message: `reason must be one of ${REJECTION_REASONS.join(', ')}` })
+  reason?: string;
+
+  @ApiPropertyOptional({ description: 'Only rejections of this source (an IPv4 or IPv6 address, exactly as stored)' })
+  @IsOptional()
+  @IsIP(undefined, { message: 'source_address must be an IPv4 or IPv6 address' })
+  source_address?: string;
 }
 
 export class CallRejectionDto {

@@ -7,7 +7,12 @@ import { trunkKeys, trunkViewCodec } from '../../projections/trunks/trunk-view';
 import { parseBound } from '../../read/calls/time-range';
 import { DomainError } from '../../shared/domain-error';
 import { RejectionRow } from '../rejection';
-import { ListRejectionsQueryDto, CallRejectionDto, CallRejectionListDto } from './rejection.dto';
+import {
+  CallRejectionDto,
+  CallRejectionListDto,
+  ListRejectionsQueryDto,
+  ListUnownedRejectionsQueryDto,
+} from './rejection.dto';
 
 export class ListTrunkRejections {
   constructor(
@@ -45,41 +50,90 @@ export class ListTrunkRejectionsHandler implements IQueryHandler<ListTrunkReject
       ? trunkViewCodec.decode(await this.store.get(trunkKeys.trunk(trunkId)))
       : null;
     if (!trunk || trunk.account_id !== accountId) throw new DomainError('not_found', `Trunk ${trunkId} not found`);
-    const to = query.to ? parseBound(query.to, 'to', 'end') : now;
-    const from = query.from ? parseBound(query.from, 'from', 'start') : new Date(to.getTime() - 7 * DAY);
-    if (to < from) throw new DomainError('invalid_params', 'to is before from', { param: 'to' });
-    const fingerprint = createHash('sha256').update(`${trunkId}\u0000${query.from ?? ''}\u0000${query.to ?? ''}`);
-    const print = fingerprint.digest('base64url').slice(0, 10);
-    const after = query.cursor ? decode(query.cursor, print) : null;
-    const rows = await this.clickhouse.query<Row>(
-      `SELECT rejection_id, toUnixTimestamp64Milli(at) AS at_ms, reason, sip_code, sip_reason, source_address,
-              sip_username, from_number, to_number
-       FROM call_rejections FINAL
-       WHERE account_id = {account:String} AND trunk_id = {trunk:String}
-         AND at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND at <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
-         ${after ? "AND (at, rejection_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, 'UTC'), {cursor_id:String})" : ''}
-       ORDER BY at DESC, rejection_id DESC LIMIT {limit:UInt32}`,
-      {
-        account: accountId,
-        trunk: trunkId,
-        from_ms: from.getTime(),
-        to_ms: to.getTime(),
-        limit: query.limit + 1,
-        ...(after ? { cursor_ms: after.ms, cursor_id: after.id } : {}),
-      },
-    );
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > query.limit;
-    return {
-      rejections: page.map(present),
-      pagination: {
-        limit: query.limit,
-        has_more: hasMore,
-        next_cursor: hasMore && last ? encode(Number(last.at_ms), last.rejection_id, print) : null,
-      },
-    };
+    return pageOfRejections(this.clickhouse, { account: accountId, trunk: trunkId }, query, [trunkId], now);
   }
+}
+
+export class ListUnownedRejections {
+  constructor(
+    readonly query: ListUnownedRejectionsQueryDto,
+    readonly now: Date,
+  ) {}
+}
+
+/**
+ * The rejections that belong to no account (a gateway key's INVITEs for unknown user names, banned
+ * sources that named no trunk), for the operator: stored under account '' and trunk '', the head
+ * of the table's order, so a page is a range read like a trunk's.
+ */
+@QueryHandler(ListUnownedRejections)
+export class ListUnownedRejectionsHandler implements IQueryHandler<ListUnownedRejections, CallRejectionListDto> {
+  constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
+
+  execute({ query, now }: ListUnownedRejections): Promise<CallRejectionListDto> {
+    const filters = { reason: query.reason, source_address: query.source_address };
+    return pageOfRejections(
+      this.clickhouse,
+      { account: '', trunk: '', ...filters },
+      query,
+      ['', ...Object.values(filters)],
+      now,
+    );
+  }
+}
+
+interface Where {
+  account: string;
+  trunk: string;
+  reason?: string;
+  source_address?: string;
+}
+
+/** One page, newest first by (at, id), of the rejections `where` selects; the cursor is bound to `bound`. */
+async function pageOfRejections(
+  clickhouse: ClickHouseExecutor,
+  where: Where,
+  query: ListRejectionsQueryDto,
+  bound: (string | undefined)[],
+  now: Date,
+): Promise<CallRejectionListDto> {
+  const to = query.to ? parseBound(query.to, 'to', 'end') : now;
+  const from = query.from ? parseBound(query.from, 'from', 'start') : new Date(to.getTime() - 7 * DAY);
+  if (to < from) throw new DomainError('invalid_params', 'to is before from', { param: 'to' });
+  const fingerprint = createHash('sha256').update(
+    [...bound, query.from ?? '', query.to ?? ''].map((v) => v ?? '').join('\u0000'),
+  );
+  const print = fingerprint.digest('base64url').slice(0, 10);
+  const after = query.cursor ? decode(query.cursor, print) : null;
+  const rows = await clickhouse.query<Row>(
+    `SELECT rejection_id, toUnixTimestamp64Milli(at) AS at_ms, reason, sip_code, sip_reason, source_address,
+            sip_username, from_number, to_number
+     FROM call_rejections FINAL
+     WHERE account_id = {account:String} AND trunk_id = {trunk:String}
+       AND at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND at <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
+       ${where.reason !== undefined ? 'AND reason = {reason:String}' : ''}
+       ${where.source_address !== undefined ? 'AND source_address = {source_address:String}' : ''}
+       ${after ? "AND (at, rejection_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, 'UTC'), {cursor_id:String})" : ''}
+     ORDER BY at DESC, rejection_id DESC LIMIT {limit:UInt32}`,
+    {
+      ...Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)),
+      from_ms: from.getTime(),
+      to_ms: to.getTime(),
+      limit: query.limit + 1,
+      ...(after ? { cursor_ms: after.ms, cursor_id: after.id } : {}),
+    },
+  );
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  const hasMore = rows.length > query.limit;
+  return {
+    rejections: page.map(present),
+    pagination: {
+      limit: query.limit,
+      has_more: hasMore,
+      next_cursor: hasMore && last ? encode(Number(last.at_ms), last.rejection_id, print) : null,
+    },
+  };
 }
 
 function present(row: Row): CallRejectionDto {

@@ -1,4 +1,4 @@
-import { codecGroup, latencyBin } from '../../../src/ingestion/call-record';
+import { codecGroup, latencyBin, talkOf } from '../../../src/ingestion/call-record';
 import { validateCallRecord } from '../../../src/ingestion/call-record.validation';
 
 const good = () => ({
@@ -68,6 +68,80 @@ describe('call record validation', () => {
 
   it('rejects non-objects', () => {
     for (const value of [null, 42, 'call', [good()]]) expect(validateCallRecord(value).ok).toBe(false);
+  });
+});
+
+describe('what a media gateway adds: MOS, turn flags, billable seconds', () => {
+  const ok = (overrides: Record<string, unknown>) => {
+    const verdict = validateCallRecord({ ...good(), ...overrides });
+    if (!verdict.ok) throw new Error(verdict.message);
+    return verdict.record;
+  };
+  const refused = (overrides: Record<string, unknown>) => {
+    const verdict = validateCallRecord({ ...good(), ...overrides });
+    return verdict.ok ? null : verdict.message;
+  };
+
+  it('keeps MOS to two decimals, at top level or under metrics, and refuses one outside 1-4.5', () => {
+    expect(ok({ mos: 4.256 }).mos).toBe(4.26);
+    expect(ok({ metrics: { mos: 1 } }).mos).toBe(1);
+    expect(ok({}).mos).toBeNull();
+    expect(refused({ mos: 4.51 })).toMatch(/mos/);
+    expect(refused({ mos: 0.99 })).toMatch(/mos/);
+    expect(refused({ mos: '4' })).toMatch(/mos/);
+  });
+
+  it('defaults a turn to not interrupted and no offset, and takes both when given', () => {
+    const turn = { turn_number: 1, speaker: 'agent', duration_ms: 900 };
+    expect(ok({ turns: [turn] }).turns).toEqual([
+      { ...turn, processing_time_ms: 0, interrupted: false, start_offset_ms: null },
+    ]);
+    expect(ok({ turns: [{ ...turn, interrupted: true, start_offset_ms: 2500 }] }).turns[0]).toMatchObject({
+      interrupted: true,
+      start_offset_ms: 2500,
+    });
+    expect(refused({ turns: [{ ...turn, interrupted: 1 }] })).toMatch(/turns\[0\]\.interrupted/);
+    expect(refused({ turns: [{ ...turn, start_offset_ms: 1.5 }] })).toMatch(/turns\[0\]\.start_offset_ms/);
+  });
+
+  it('derives billable seconds from the answer, and checks the ones a gateway states', () => {
+    // 90 s in all, answered 10.4 s in: 80 billable (floored).
+    expect(ok({ answered_at: '2026-11-21T10:00:10.400Z' })).toMatchObject({
+      duration_seconds: 90,
+      billable_seconds: 80,
+    });
+    expect(ok({})).toMatchObject({ answered: true, billable_seconds: 90 });
+    expect(ok({ status: 'failed' })).toMatchObject({ answered: false, billable_seconds: 0 });
+    expect(ok({ status: undefined, sip_code: 487 })).toMatchObject({ status: 'disconnected', billable_seconds: 0 });
+    expect(ok({ billable_seconds: 61 }).billable_seconds).toBe(61);
+    expect(refused({ billable_seconds: 91 })).toMatch(/more than duration_seconds/);
+    expect(refused({ status: 'failed', billable_seconds: 3 })).toMatch(/never answered/);
+    expect(ok({ status: 'failed', billable_seconds: 0 }).billable_seconds).toBe(0);
+  });
+});
+
+describe('talkOf', () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, s));
+  const base = {
+    status: 'connected' as const,
+    duration_seconds: 60,
+    end_time: at(60),
+    answered_at: null,
+    sip_code: null,
+  };
+
+  it.each([
+    ['answered, from the times', { answered_at: at(12) }, true, 48],
+    ['answered at the very end', { answered_at: at(60) }, true, 0],
+    ['no signalling times: the whole duration', {}, true, 60],
+    ['a final 200 without an answer time', { sip_code: 200 }, true, 60],
+    ['cancelled while ringing (487)', { status: 'disconnected', sip_code: 487 }, false, 0],
+    ['failed', { status: 'failed' }, false, 0],
+    ['an answer time wins over a failing code', { sip_code: 503, answered_at: at(30) }, true, 30],
+    ['no end yet: the duration', { answered_at: at(5), end_time: null, duration_seconds: 0 }, true, 0],
+    ['never more than the stated duration', { answered_at: at(1), duration_seconds: 20 }, true, 20],
+  ] as const)('%s', (_label, patch, answered, billable) => {
+    expect(talkOf({ ...base, ...patch })).toEqual({ answered, billable_seconds: billable });
   });
 });
 

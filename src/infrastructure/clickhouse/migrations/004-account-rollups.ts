@@ -24,7 +24,7 @@ interface Rollup {
 }
 
 /** One trunk-level table summed over its trunks: table, backfill, then the view (the order migration 2 explains). */
-function rollup({ table, source, time, keys, sums, others = [] }: Rollup): string[] {
+export function rollup({ table, source, time, keys, sums, others = [] }: Rollup): string[] {
   const grouping = ['account_id', time, ...keys.map(([name]) => name)];
   const select = `SELECT ${grouping.join(', ')},
       ${[...sums.map((c) => `sum(${c}) AS ${c}`), ...others.map((o) => `${o.aggregate}(${o.name}) AS ${o.name}`)].join(',\n      ')}

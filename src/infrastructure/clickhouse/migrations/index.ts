@@ -3,6 +3,7 @@ import { CALL_RECORDS_MIGRATION } from './001-call-records';
 import { DAILY_STATS_MIGRATION } from './002-daily-stats';
 import { SIP_GATEWAY_MIGRATION } from './003-sip-gateway';
 import { ACCOUNT_ROLLUPS_MIGRATION } from './004-account-rollups';
+import { TALK_AND_QUALITY_MIGRATION } from './005-talk-and-quality';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -15,4 +16,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
   DAILY_STATS_MIGRATION,
   SIP_GATEWAY_MIGRATION,
   ACCOUNT_ROLLUPS_MIGRATION,
+  TALK_AND_QUALITY_MIGRATION,
 ];

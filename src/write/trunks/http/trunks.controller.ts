@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   ApiBearerAuth,
@@ -12,7 +12,8 @@ import { accountOf, Ctx, eventMetadata, RequestContext } from '../../../platform
 import { CreateTrunk } from '../create-trunk.handler';
 import { DeleteTrunk } from '../delete-trunk.handler';
 import { CreateTrunkRequestDto } from '../dto/create-trunk.request.dto';
-import { PasswordRotatedDto, TrunkCreatedDto, TrunkUpdatedDto } from '../dto/trunk-responses.dto';
+import { GatewayAgentDto, PasswordRotatedDto, TrunkCreatedDto, TrunkUpdatedDto } from '../dto/trunk-responses.dto';
+import { ReadAgentCredentials } from '../read-agent-credentials.handler';
 import { UpdateTrunkRequestDto } from '../dto/update-trunk.request.dto';
 import { RotateSipPassword } from '../rotate-sip-password.handler';
 import { UpdateTrunk } from '../update-trunk.handler';
@@ -77,5 +78,32 @@ export class TrunksWriteController {
   })
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
     await this.commands.execute(new DeleteTrunk(id, accountOf(ctx), eventMetadata(ctx)));
+  }
+}
+
+/**
+ * The media gateway's lookup of a trunk's agent, secrets in clear. A GET that appends an event:
+ * the read itself is what the audit log records (docs/sip-gateway.md, docs/audit.md).
+ */
+@ApiTags('gateway')
+@ApiBearerAuth()
+@Controller('v1/gateway')
+export class GatewayAgentController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Get('trunks/:sip_username/agent')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'getGatewayTrunkAgent',
+    summary: "What a media gateway needs to reach a trunk's agent, provider keys in clear (scope gateway only)",
+  })
+  @ApiOkResponse({
+    type: GatewayAgentDto,
+    description:
+      'Only a gateway key (no account) may call it; every other key gets 403. Unknown, malformed or deleted names are 404, an inactive trunk 409. ' +
+      "Every answer is recorded as an AgentCredentialsRead event in the trunk's account's audit log (resource_type agent_access).",
+  })
+  agent(@Param('sip_username') sipUsername: string, @Ctx() ctx: RequestContext): Promise<GatewayAgentDto> {
+    return this.commands.execute(new ReadAgentCredentials(sipUsername, eventMetadata(ctx)));
   }
 }
