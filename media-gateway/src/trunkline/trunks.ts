@@ -20,16 +20,16 @@ const TTL_MS = 60_000;
 const FEED_EVERY_MS = 1_000;
 
 /**
- * Trunks by SIP user name through Trunkline's gateway API: the agent lookup
- * (`/gateway/trunks/{u}/agent`, scope gateway, audited on every read) where Trunkline serves it,
- * else the routing lookup. Cached in memory only, for a minute at most, and evicted by the change
- * feed (`/gateway/changes`), as the reference gateway does (docs/sip-gateway.md).
+ * Trunks by SIP user name through Trunkline's agent lookup (`GET /gateway/trunks/{u}/agent`, scope
+ * gateway only; every answer is an AgentCredentialsRead event in the account's audit log, and the
+ * provider keys come decrypted). Held in memory only, never logged, for a minute at most, and
+ * evicted by the change feed (`/gateway/changes`) as the reference gateway does
+ * (docs/sip-gateway.md), so a rotation or deactivation reaches calls within about a second.
  */
 export class TrunkDirectory {
   private readonly cache = new Map<string, { at: number; trunk: TrunkAgent }>();
   private cursor: string | undefined;
   private timer: NodeJS.Timeout | null = null;
-  private agentRoute: 'unknown' | 'present' | 'absent' = 'unknown';
 
   constructor(
     private readonly client: TrunklineClient,
@@ -66,7 +66,7 @@ export class TrunkDirectory {
     try {
       const trunk = await this.fetch(name);
       if (!trunk) return { found: false, reason: 'unknown' };
-      this.cache.set(name, { at: Date.now(), trunk });
+      if (trunk.status === 'active') this.cache.set(name, { at: Date.now(), trunk });
       return { found: true, trunk };
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'trunk lookup failed');
@@ -75,12 +75,16 @@ export class TrunkDirectory {
   }
 
   private async fetch(name: string): Promise<TrunkAgent | null> {
-    const { data, response } = await this.client.GET('/gateway/trunks/{sip_username}', {
+    const { data, error, response } = await this.client.GET('/gateway/trunks/{sip_username}/agent', {
       params: { path: { sip_username: name } },
     });
     if (response.status === 404) return null;
-    if (!data) throw new Error(`lookup answered ${response.status}`);
-    const trunk: TrunkAgent = {
+    if (response.status === 409) {
+      // An inactive trunk: no secrets are disclosed; the call is refused 403.
+      return { ...INACTIVE, sipUsername: name };
+    }
+    if (!data) throw new Error(`agent lookup answered ${response.status} ${JSON.stringify(error ?? {}).slice(0, 200)}`);
+    return {
       trunkId: data.trunk_id,
       accountId: data.account_id,
       sipUsername: data.sip_username,
@@ -88,30 +92,20 @@ export class TrunkDirectory {
       provider: data.ai_provider,
       customEndpoint: data.custom_endpoint,
       systemPrompt: data.system_prompt,
-      vad: null,
+      vad: data.vad ?? null,
       providerSettings: (data.provider_settings as Record<string, unknown> | null) ?? null,
     };
-    if (trunk.status !== 'active' || this.agentRoute === 'absent') return trunk;
-    // The agent lookup adds vad and decrypted provider keys (api-changes.md §1); a Trunkline
-    // without it answers its routing 404 for the path, and the trunk keeps the gateway's VAD defaults.
-    const agent = await this.client.GET('/gateway/trunks/{sip_username}/agent' as '/gateway/trunks/{sip_username}', {
-      params: { path: { sip_username: name } },
-    });
-    const body = agent.data as unknown as
-      | Partial<{
-          vad: TrunkAgent['vad'];
-          custom_endpoint: string | null;
-          provider_settings: Record<string, unknown> | null;
-        }>
-      | undefined;
-    if (agent.response.status === 200 && body) {
-      this.agentRoute = 'present';
-      trunk.vad = body.vad ?? null;
-      trunk.customEndpoint = body.custom_endpoint ?? trunk.customEndpoint;
-      trunk.providerSettings = body.provider_settings ?? trunk.providerSettings;
-    } else if (agent.response.status === 404 && this.agentRoute === 'unknown') {
-      this.agentRoute = 'absent';
-    }
-    return trunk;
   }
 }
+
+const INACTIVE: TrunkAgent = {
+  trunkId: '',
+  accountId: '',
+  sipUsername: '',
+  status: 'inactive',
+  provider: 'custom',
+  customEndpoint: null,
+  systemPrompt: null,
+  vad: null,
+  providerSettings: null,
+};
