@@ -505,7 +505,15 @@ export class Call implements SipCall {
       this.deps.spool.add(this.record(answered, reason, summary));
     }
     this.deps.log.info(
-      { call: this.recordId, code: this.finalCode, ended: reason, frames: summary?.frames_sent ?? 0 },
+      {
+        call: this.recordId,
+        code: this.finalCode,
+        ended: reason,
+        frames: summary?.frames_sent ?? 0,
+        processing_p99_ms: summary?.processing_p99_ms ?? null,
+        max_lateness_ms: summary?.max_lateness_ms ?? 0,
+        late_frames: summary?.late_frames ?? 0,
+      },
       'call ended',
     );
   }

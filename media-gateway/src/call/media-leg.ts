@@ -10,6 +10,7 @@ import {
   monotonicClock,
   mulawToAlaw,
   newRtpHeader,
+  ProcessingMeter,
   parseRtpInto,
   RtcpSession,
   RtpSender,
@@ -182,6 +183,17 @@ class AgentMediaLeg implements MediaLeg {
         start_offset_ms: Math.max(0, Math.round(t.startMs - this.options.startedAt)),
       })),
       frames_sent: this.pacer.stats.sent,
+      processing_p99_ms: this.processingP99(),
+      max_lateness_ms: Math.round(this.pacer.stats.maxLatenessMs * 100) / 100,
+      late_frames: this.pacer.stats.late,
     };
+  }
+
+  private processingP99(): number | null {
+    const all = new ProcessingMeter();
+    all.merge(this.measured.toAgent);
+    all.merge(this.measured.toCaller);
+    const p99 = all.percentile(99);
+    return p99 === null ? null : Math.round(p99 * 100) / 100;
   }
 }

@@ -32,6 +32,10 @@ export interface MediaSummary {
   codec_used: string;
   /** Frames the caller was sent. */
   frames_sent: number;
+  /** For the log (and bench:media): p99 of the time a frame was held (both directions), the worst lateness past a 20 ms slot, frames more than a slot late. */
+  processing_p99_ms: number | null;
+  max_lateness_ms: number;
+  late_frames: number;
 }
 
 /** What a call's media leg is given: the negotiated stream, the trunk, and how to put packets on the wire. */
