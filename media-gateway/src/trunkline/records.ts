@@ -1,14 +1,5 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { TrunklineClient } from '../../../clients/typescript';
@@ -31,6 +22,7 @@ export class RecordSpool {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private stopped = false;
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     dir: string,
@@ -48,22 +40,29 @@ export class RecordSpool {
     this.schedule(0);
   }
 
+  /**
+   * Spools a record. The write (and its fsync) runs off the event loop, so a burst of calls ending
+   * never delays another call's audio; stop() waits for the writes in flight.
+   */
   add(record: CallRecord): void {
-    this.write(record);
-    this.schedule(0);
+    const write = this.write(record)
+      .then(() => this.schedule(0))
+      .catch((error: Error) => this.log.error({ id: record.id, err: error.message }, 'spooling a call record failed'))
+      .finally(() => this.writing.delete(write));
+    this.writing.add(write);
   }
 
-  private write(record: CallRecord): void {
+  private async write(record: CallRecord): Promise<void> {
     const name = `${record.id.replace(/[^A-Za-z0-9_]/g, '')}.json`;
     const temporary = join(this.pendingDir, `.${name}.tmp`);
-    const fd = openSync(temporary, 'w');
+    const file = await open(temporary, 'w');
     try {
-      writeSync(fd, JSON.stringify(record));
-      fsyncSync(fd);
+      await file.writeFile(JSON.stringify(record));
+      await file.sync();
     } finally {
-      closeSync(fd);
+      await file.close();
     }
-    renameSync(temporary, join(this.pendingDir, name));
+    await rename(temporary, join(this.pendingDir, name));
   }
 
   /** Ids still waiting for Trunkline. */
@@ -75,6 +74,7 @@ export class RecordSpool {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await Promise.all([...this.writing]);
     await this.flushing;
     await this.flush().catch(() => undefined);
   }
@@ -119,7 +119,9 @@ export class RecordSpool {
             { id: calls[index].id, message: rejection.message },
             'Trunkline predates the media fields; sending the record without them',
           );
-          this.write(older);
+          void this.write(older).catch((error: Error) =>
+            this.log.error({ err: error.message }, 'rewriting a record failed'),
+          );
         } else if (rejection) {
           // Refused on its own: it would be refused again. Kept aside for the operator, not retried.
           this.log.error(
