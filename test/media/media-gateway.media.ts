@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,42 @@ const RTP_PORTS = 160;
 function succeeded(run: MediaResult): void {
   if (run.exitCode !== 0) throw new Error(`SIPp exited ${run.exitCode}:\n${run.output.slice(-4000)}`);
 }
+
+/** Sends one SIP request straight to the media gateway from `from` and returns the status of its final answer (0: none in 5 s). */
+async function sipStatus(port: number, from: string, request: (local: number) => string): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, from, () => resolve()));
+  try {
+    return await new Promise<number>((resolve) => {
+      const timer = setTimeout(() => resolve(0), 5_000);
+      socket.on('message', (data) => {
+        const status = Number(/^SIP\/2\.0 (\d{3})/.exec(data.toString('latin1'))?.[1] ?? 0);
+        if (status >= 200) {
+          clearTimeout(timer);
+          resolve(status);
+        }
+      });
+      socket.send(request(socket.address().port), port, '127.0.0.1');
+    });
+  } finally {
+    socket.close();
+  }
+}
+
+const invite = (port: number, user: string, sdp: string) => (local: number) =>
+  [
+    `INVITE sip:${user}@127.0.0.1:${port} SIP/2.0`,
+    `Via: SIP/2.0/UDP 127.0.0.1:${local};branch=z9hG4bK${Math.random().toString(36).slice(2)}`,
+    'From: <sip:+14155550100@carrier.example>;tag=bad1',
+    'To: <sip:+442071838750@127.0.0.1>',
+    `Call-ID: bad-${Math.random().toString(36).slice(2)}@127.0.0.1`,
+    'CSeq: 1 INVITE',
+    `Contact: <sip:bad@127.0.0.1:${local}>`,
+    'Content-Type: application/sdp',
+    `Content-Length: ${Buffer.byteLength(sdp)}`,
+    '',
+    sdp,
+  ].join('\r\n');
 
 describe('the media gateway under real SIP and RTP', () => {
   const group = new ProcessGroup();
@@ -315,6 +352,39 @@ describe('the media gateway under real SIP and RTP', () => {
     });
     const talk = Date.parse(record.end_time) - Date.parse(record.answered_at);
     expect(talk).toBeGreaterThanOrEqual(MEDIA_TIMEOUT_MS);
+  }, 120_000);
+
+  it('answers bad input clearly and keeps the call that is up unharmed', async () => {
+    const line = await trunk(agents.normal.url);
+    const port = mediaSettings.sipPort;
+    const during = call(
+      line,
+      { kind: 'answered', wav: speech.wav, end: 'caller' },
+      1,
+      Math.round(speech.durationS * 1000) + 1000,
+    );
+    await sleep(1_500);
+    // Garbage datagrams, then INVITEs straight to the media gateway.
+    const junk = createSocket('udp4');
+    await new Promise<void>((resolve) => junk.bind(0, '127.0.0.2', () => resolve()));
+    for (let i = 0; i < 200; i++) junk.send(Buffer.from(`\x00\xffnot sip ${i}\r\n\r\n`), port, '127.0.0.1');
+    // RTP from an address that is not the negotiated one, on every port of the gateway's range.
+    const rtp = Buffer.alloc(172, 0x7f);
+    rtp[0] = 0x80;
+    for (let p = mediaSettings.rtpPortMin; p <= mediaSettings.rtpPortMax; p++) junk.send(rtp, p, '127.0.0.1');
+    expect(await sipStatus(port, '127.0.0.1', invite(port, line.sip_username, 'v=0\r\nthis is not sdp\r\n'))).toBe(400);
+    const g729 =
+      'v=0\r\no=c 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 4000 RTP/AVP 18\r\na=rtpmap:18 G729/8000\r\n';
+    expect(await sipStatus(port, '127.0.0.1', invite(port, line.sip_username, g729))).toBe(488);
+    // Only Kamailio may reach the agent: any other source is refused.
+    expect(await sipStatus(port, '127.0.0.2', invite(port, line.sip_username, g729))).toBe(403);
+    junk.close();
+    const { run } = await during;
+    succeeded(run);
+    const [record] = await records(line.id, 1);
+    expect(record).toMatchObject({ status: 'connected', metrics: { packet_loss_percent: 0 } });
+    expect(turnsOf(record, 'caller')).toHaveLength(2);
+    expect(turnsOf(record, 'agent')).toHaveLength(2);
   }, 120_000);
 
   it('carries 50 concurrent calls, each recorded once with its turns, each caller hearing its agent', async () => {
