@@ -185,15 +185,13 @@ describe('console in Chromium: the operator flow', () => {
       '5 turns over 15.2 s · agent response 730 ms on average · 1 interrupted',
     );
     // Drawn where they belong: the processing time right before its agent turn, in proportion.
-    const boxes = await page
-      .locator('.lanes .turn')
-      .evaluateAll((spans) =>
-        spans.map((el) => ({
-          cls: el.className,
-          x: el.getBoundingClientRect().x,
-          w: el.getBoundingClientRect().width,
-        })),
-      );
+    const boxes = await page.locator('.lanes .turn').evaluateAll((spans) =>
+      spans.map((el) => ({
+        cls: el.className,
+        x: el.getBoundingClientRect().x,
+        w: el.getBoundingClientRect().width,
+      })),
+    );
     const third = boxes.find((b) => b.cls.includes('interrupted'))!;
     const processing = boxes.filter((b) => b.cls.includes('processing'));
     expect(processing).toHaveLength(2);
