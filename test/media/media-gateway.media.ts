@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { connect } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -376,6 +377,17 @@ describe('the media gateway under real SIP and RTP', () => {
     const g729 =
       'v=0\r\no=c 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 4000 RTP/AVP 18\r\na=rtpmap:18 G729/8000\r\n';
     expect(await sipStatus(port, '127.0.0.1', invite(port, line.sip_username, g729))).toBe(488);
+    // SIP over TCP on the same port (RFC 3261 §18.3: framed by Content-Length): two OPTIONS in one segment, two answers.
+    const tcp = connect(port, '127.0.0.1');
+    let answered = '';
+    tcp.on('data', (chunk) => (answered += chunk.toString('latin1')));
+    await new Promise<void>((resolve) => tcp.once('connect', () => resolve()));
+    const options = (n: number) =>
+      `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0\r\nVia: SIP/2.0/TCP 127.0.0.1:${tcp.localPort};branch=z9hG4bKtcp${n}\r\n` +
+      `From: <sip:probe@127.0.0.1>;tag=t${n}\r\nTo: <sip:ping@127.0.0.1>\r\nCall-ID: tcp-${n}@127.0.0.1\r\nCSeq: ${n} OPTIONS\r\nContent-Length: 0\r\n\r\n`;
+    tcp.write(options(1) + options(2));
+    await until('two answers over TCP', async () => (answered.match(/SIP\/2\.0 200 OK/g) ?? []).length === 2, 10_000);
+    tcp.destroy();
     // Only Kamailio may reach the agent: any other source is refused.
     expect(await sipStatus(port, '127.0.0.2', invite(port, line.sip_username, g729))).toBe(403);
     junk.close();
