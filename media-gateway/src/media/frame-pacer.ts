@@ -139,6 +139,16 @@ export class FramePacer {
     this.run();
   }
 
+  /**
+   * Starts on a shared grid whose slot 0 was due at `gridStartMs`, without timers of its own: a
+   * PacerDriver ticks it with every other pacer of the process. The first slot is the one due now.
+   */
+  attach(gridStartMs: number): void {
+    if (this.schedule) return;
+    this.schedule = new FrameSchedule(gridStartMs, this.options.frameMs ?? 20);
+    this.nextSlot = Math.max(0, this.schedule.dueSlot(this.options.clock.nowMs()));
+  }
+
   stop(): void {
     if (this.timer !== null) (this.options.timers ?? globalThis).clearTimeout(this.timer as never);
     this.timer = null;
