@@ -11,8 +11,9 @@ import {
   AgentPort,
   AgentStats,
 } from './agent.port';
-import { classifyHandshakeError, classifyHttpStatus, sanitizedTarget } from './agent-failure';
+import { sanitizedTarget } from './agent-failure';
 import { AudioReframer } from './audio-reframer';
+import { openAgentSocket } from './media-streams.connect';
 import { parseAgentMessage } from './media-streams.messages';
 
 export interface MediaStreamsAgentOptions {
@@ -43,6 +44,7 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
   private ws: WebSocket | null = null;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
   private closedEmitted = false;
+  private connecting: AbortController | null = null;
   private readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
   private callSid = '';
   private accountSid = '';
@@ -77,59 +79,47 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
     return super.off(event, listener);
   }
 
-  connect(call: AgentCallMetadata, signal?: AbortSignal): Promise<void> {
-    if (this.state !== 'idle') return Promise.reject(new AgentConnectError('agent_error', false, 'already connected'));
+  async connect(call: AgentCallMetadata, signal?: AbortSignal): Promise<void> {
+    if (this.state !== 'idle') throw new AgentConnectError('agent_error', false, 'already connected');
     this.state = 'connecting';
     this.callSid = call.callId;
     this.accountSid = call.accountId ?? '';
-    return new Promise<void>((resolve, reject) => {
-      const fail = (error: AgentConnectError): void => {
-        cleanup();
-        this.state = 'closed';
-        this.ws?.removeAllListeners();
-        this.ws?.on('error', () => undefined);
-        this.ws?.terminate();
-        this.ws = null;
-        this.logOnce(
-          `connect:${error.failureClass}`,
-          { class: error.failureClass, reason: error.reason },
-          'agent connect failed',
-        );
-        reject(error);
-      };
-      const onAbort = (): void => fail(new AgentConnectError('agent_timeout', false, 'connect aborted'));
-      const timer = setTimeout(
-        () => fail(new AgentConnectError('agent_timeout', true, `no connection within ${this.connectTimeoutMs} ms`)),
-        this.connectTimeoutMs,
+    // close() while connecting aborts the attempt too (the call ended before the agent answered).
+    this.connecting = new AbortController();
+    const signals = signal ? AbortSignal.any([signal, this.connecting.signal]) : this.connecting.signal;
+    const max = this.options.maxMessageBytes ?? 64 * 1024;
+    let ws: WebSocket;
+    try {
+      ws = await openAgentSocket(
+        {
+          url: this.options.url,
+          timeoutMs: this.options.connectTimeoutMs ?? 5000,
+          ca: this.options.ca,
+          maxPayloadBytes: Math.max(max * HARD_LIMIT_FACTOR, 1024 * 1024),
+        },
+        signals,
       );
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      let ws: WebSocket;
-      try {
-        ws = this.openSocket();
-      } catch (error) {
-        return fail(new AgentConnectError('agent_error', false, `bad agent URL: ${(error as Error).message}`));
-      }
-      ws.on('unexpected-response', (_req, res) => {
-        res.resume();
-        fail(classifyHttpStatus(res.statusCode ?? 0));
-      });
-      ws.on('error', (error) => {
-        if (this.state === 'connecting') fail(classifyHandshakeError(error));
-      });
-      ws.on('open', () => {
-        cleanup();
-        this.state = 'open';
-        this.startedMs = this.clock.nowMs();
-        this.attach(ws);
-        this.sendStart(call);
-        resolve();
-      });
-    });
+    } catch (error) {
+      this.state = 'closed';
+      const failure = error as AgentConnectError;
+      this.logOnce(
+        `connect:${failure.failureClass}`,
+        { class: failure.failureClass, reason: failure.reason },
+        'agent connect failed',
+      );
+      throw failure;
+    } finally {
+      this.connecting = null;
+    }
+    if (this.state !== 'connecting') {
+      ws.terminate();
+      throw new AgentConnectError('agent_timeout', false, 'connect aborted');
+    }
+    this.ws = ws;
+    this.state = 'open';
+    this.startedMs = this.clock.nowMs();
+    this.attach(ws);
+    this.sendStart(call);
   }
 
   sendAudio(frame: Uint8Array): void {
@@ -171,6 +161,7 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
   close(reason: string): Promise<void> {
     const ws = this.ws;
     if (this.state !== 'open' || !ws) {
+      this.connecting?.abort();
       this.state = 'closed';
       return Promise.resolve();
     }
@@ -186,23 +177,6 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
       this.emitClosed({ by: 'local', reason });
       ws.close(1000, Buffer.from(reason).subarray(0, 120).toString());
     });
-  }
-
-  private get connectTimeoutMs(): number {
-    return this.options.connectTimeoutMs ?? 5000;
-  }
-
-  private openSocket(): WebSocket {
-    const max = this.options.maxMessageBytes ?? 64 * 1024;
-    const ws = new WebSocket(this.options.url, {
-      ca: this.options.ca,
-      perMessageDeflate: false,
-      maxPayload: Math.max(max * HARD_LIMIT_FACTOR, 1024 * 1024),
-      handshakeTimeout: this.connectTimeoutMs,
-      followRedirects: false,
-    });
-    this.ws = ws;
-    return ws;
   }
 
   private attach(ws: WebSocket): void {

@@ -26,8 +26,9 @@ export interface CallerFrameResult {
 }
 
 /**
- * Everything a call measures, behind four calls: callerFrame (each caller RTP packet), callerFrameForwarded
- * (after agent.sendAudio), agentFrameSent (pacer onFrame), agentCleared (agent `clear`); then finish().
+ * Everything a call measures, behind five calls: callerFrame (each caller RTP packet), callerFrameForwarded
+ * (after agent.sendAudio), agentFrameSent (pacer onFrame), agentIdle (pacer onIdle), agentCleared (agent
+ * `clear`); then finish(). Agent turns end on empty pacer slots, not on wall-clock gaps (TurnTracker idle-slots).
  */
 export class CallMeasurements {
   readonly receive = new ReceiveStats(8000);
@@ -44,7 +45,7 @@ export class CallMeasurements {
     turnOptions: TurnTrackerOptions = {},
   ) {
     this.vad = new EnergyVad(resolveVad(vad));
-    this.turns = new TurnTracker(turnOptions);
+    this.turns = new TurnTracker({ gapBy: 'idle-slots', ...turnOptions });
   }
 
   /** A caller audio packet, its payload already mu-law (transcode PCMA first), stamped at arrival. */
@@ -70,6 +71,11 @@ export class CallMeasurements {
   agentFrameSent(info: PacedFrameInfo): void {
     this.turns.agentFrameSent(info.sentMs);
     this.toCaller.add(info.heldMs + (this.clock.nowMs() - info.sentMs));
+  }
+
+  /** From the pacer's onIdle: a slot that found no agent audio queued ends a pause; a stall-skipped one does not. */
+  agentIdle(skipped = false): void {
+    if (!skipped) this.turns.agentIdle();
   }
 
   agentCleared(atMs: number = this.clock.nowMs()): void {

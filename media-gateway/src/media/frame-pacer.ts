@@ -17,8 +17,11 @@ export interface FramePacerOptions {
   clock: MonotonicClock;
   /** Called once per due slot with a queued frame: a view of the pacer's ring, valid during the call only. */
   onFrame(frame: Uint8Array, info: PacedFrameInfo): void;
-  /** Called for a due slot with nothing queued (advance the RTP timestamp: `RtpSender.skip`). */
-  onIdle?(slot: number): void;
+  /**
+   * Called for a slot that sends nothing (advance the RTP timestamp: `RtpSender.skip`): `skipped` is
+   * false when the queue was empty, true when the slot was given up after a stall with audio queued.
+   */
+  onIdle?(slot: number, skipped: boolean): void;
   /** A mark reached: played (every frame before it was sent) or cleared (flushed with `flush`). */
   onMark?(name: string, outcome: 'played' | 'cleared'): void;
   frameMs?: number;
@@ -139,6 +142,16 @@ export class FramePacer {
     this.run();
   }
 
+  /**
+   * Starts on a shared grid whose slot 0 was due at `gridStartMs`, without timers of its own: a
+   * PacerDriver ticks it with every other pacer of the process. The first slot is the one due now.
+   */
+  attach(gridStartMs: number): void {
+    if (this.schedule) return;
+    this.schedule = new FrameSchedule(gridStartMs, this.options.frameMs ?? 20);
+    this.nextSlot = Math.max(0, this.schedule.dueSlot(this.options.clock.nowMs()));
+  }
+
   stop(): void {
     if (this.timer !== null) (this.options.timers ?? globalThis).clearTimeout(this.timer as never);
     this.timer = null;
@@ -154,7 +167,7 @@ export class FramePacer {
     const maxCatchUp = this.options.maxCatchUpSlots ?? 3;
     if (due - this.nextSlot + 1 > maxCatchUp) {
       const skip = due - this.nextSlot + 1 - maxCatchUp;
-      for (let i = 0; i < skip; i++) this.options.onIdle?.(this.nextSlot + i);
+      for (let i = 0; i < skip; i++) this.options.onIdle?.(this.nextSlot + i, this.size > 0);
       this.stat.skippedSlots += skip;
       this.nextSlot += skip;
     }
@@ -171,7 +184,7 @@ export class FramePacer {
 
   private sendSlot(schedule: FrameSchedule, slot: number, now: number): void {
     if (this.size === 0) {
-      this.options.onIdle?.(slot);
+      this.options.onIdle?.(slot, false);
       return;
     }
     const index = this.head;

@@ -97,5 +97,6 @@ export {
 export { FrameSchedule } from './frame-schedule';
 export { type PacedFrameInfo, type FramePacerOptions, type FramePacerStats, FramePacer } from './frame-pacer';
 export { ProcessingMeter } from './processing-meter';
+export { PacerDriver } from './pacer-driver';
 export { RtcpSession } from './rtcp-session';
 export { type CallMediaRecord, type CallerFrameResult, CallMeasurements } from './call-measurements';

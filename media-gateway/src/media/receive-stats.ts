@@ -31,6 +31,9 @@ export class ReceiveStats {
   private badSeq = RTP_SEQ_MOD + 1;
   private started = false;
   private receivedCount = 0;
+  /** Totals of sequences before a restart (A.1 re-initialises; a call record wants the whole call). */
+  private earlierExpected = 0;
+  private earlierReceived = 0;
   private expectedPrior = 0;
   private receivedPrior = 0;
   private transit = 0;
@@ -70,7 +73,10 @@ export class ReceiveStats {
     }
     if (udelta <= RTP_SEQ_MOD - MAX_MISORDER) {
       if (seq === this.badSeq) {
-        // Two sequential packets after a large jump: the source restarted (A.1).
+        // Two sequential packets after a large jump: the source restarted (A.1). What the old sequence
+        // received and lost still counts for the call.
+        this.earlierExpected += this.extendedHighestSequence - this.baseSeq + 1;
+        this.earlierReceived += this.receivedCount;
         this.initSequence(seq);
         this.hasTransit = false;
         return 'restarted';
@@ -117,11 +123,13 @@ export class ReceiveStats {
     return Math.floor(this.jitter);
   }
 
+  /** Whole-call figures: sequences before a restart included. */
   snapshot(): ReceiveStatsSnapshot {
-    const expected = this.started ? this.extendedHighestSequence - this.baseSeq + 1 : 0;
-    const lost = Math.max(0, expected - this.receivedCount);
+    const expected = this.earlierExpected + (this.started ? this.extendedHighestSequence - this.baseSeq + 1 : 0);
+    const received = this.earlierReceived + this.receivedCount;
+    const lost = Math.max(0, expected - received);
     return {
-      received: this.receivedCount,
+      received,
       expected,
       lost,
       lossPercent: expected > 0 ? (100 * lost) / expected : 0,

@@ -4,10 +4,13 @@
  *
  * - A caller turn runs from speech start to speech end (VAD).
  * - An agent turn starts with the first agent frame sent to the caller and ends with the last frame
- *   before a gap of more than `agentGapMs` (or a `clear`, or the call's end).
+ *   before a gap of more than `agentGapMs` (or a `clear`, or the call's end). With `gapBy: 'idle-slots'`
+ *   the gap is counted in pacer slots that found the queue empty (agentIdle), so a stalled process that
+ *   sends queued frames late does not split one answer into two turns.
  * - processing_time_ms of an agent turn = its first frame − the end of the caller speech it follows;
  *   0 when it does not follow caller speech (a greeting, a second answer without caller speech between).
- * - An agent turn is interrupted when caller speech starts while it is still playing (barge-in).
+ * - An agent turn is interrupted when caller speech starts while it is still playing (barge-in): before
+ *   the end of its last frame sent, or (idle-slots) while the pacer still had its audio queued.
  */
 export type Speaker = 'caller' | 'agent';
 
@@ -33,6 +36,11 @@ export interface TurnTrackerOptions {
   agentGapMs?: number;
   /** Duration of one agent frame. Default 20 ms. */
   frameMs?: number;
+  /**
+   * 'time' (default): the gap is the time between frames sent. 'idle-slots': the gap is the number of
+   * empty pacer slots reported by agentIdle() times frameMs (immune to event-loop stalls).
+   */
+  gapBy?: 'time' | 'idle-slots';
 }
 
 interface OpenAgentTurn {
@@ -50,18 +58,29 @@ export class TurnTracker {
   private agent: OpenAgentTurn | null = null;
   private readonly agentGapMs: number;
   private readonly frameMs: number;
+  private readonly bySlots: boolean;
+  /** Empty pacer slots since the last agent frame (idle-slots mode). */
+  private idleSlots = 0;
 
   constructor(options: TurnTrackerOptions = {}) {
     this.agentGapMs = options.agentGapMs ?? 300;
     this.frameMs = options.frameMs ?? 20;
+    this.bySlots = options.gapBy === 'idle-slots';
   }
 
   callerSpeechStarted(atMs: number): void {
     this.closeAgentIfIdle(atMs);
     // Barge-in: the agent turn stays open until its audio stops (the agent's `clear`, or a gap), so the
     // frames still queued when the caller spoke up belong to it and do not make a turn of their own.
-    if (this.agent) this.agent.interrupted = true;
+    if (this.agent && this.agentSpeaking(atMs)) this.agent.interrupted = true;
     this.callerStartMs = atMs;
+  }
+
+  /** A pacer slot found no agent audio queued (idle-slots mode; ignored in time mode). */
+  agentIdle(): void {
+    if (!this.bySlots || !this.agent) return;
+    this.idleSlots++;
+    if (this.idleSlots * this.frameMs > this.agentGapMs) this.closeAgent();
   }
 
   callerSpeechEnded(atMs: number): void {
@@ -80,6 +99,7 @@ export class TurnTracker {
   /** An agent frame left for the caller at `sentAtMs` (the moment it was written to the socket). */
   agentFrameSent(sentAtMs: number): void {
     this.closeAgentIfIdle(sentAtMs);
+    this.idleSlots = 0;
     if (!this.agent) {
       const follows = this.unansweredCallerEndMs;
       this.unansweredCallerEndMs = null;
@@ -105,7 +125,8 @@ export class TurnTracker {
 
   /** Whether agent audio is playing at `atMs` (for barge-in decisions). */
   agentSpeaking(atMs: number): boolean {
-    return this.agent !== null && atMs - this.agent.lastFrameEndMs <= this.agentGapMs;
+    if (this.agent === null) return false;
+    return atMs < this.agent.lastFrameEndMs || (this.bySlots && this.idleSlots === 0);
   }
 
   /** Ends what is open at call end and returns the turns in order of their start. */
@@ -123,6 +144,7 @@ export class TurnTracker {
   }
 
   private closeAgentIfIdle(atMs: number): void {
+    if (this.bySlots) return;
     if (this.agent && atMs - this.agent.lastFrameEndMs > this.agentGapMs) this.closeAgent();
   }
 

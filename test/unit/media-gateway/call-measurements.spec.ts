@@ -29,6 +29,7 @@ describe('call measurements (the stages together)', () => {
     const pacer = new FramePacer({
       clock,
       onFrame: (_f, info) => m.agentFrameSent(info),
+      onIdle: (_slot, skipped) => m.agentIdle(skipped),
       timers: { setTimeout: () => 0, clearTimeout: () => undefined },
     });
     pacer.start();

@@ -2,6 +2,7 @@ import {
   FramePacer,
   FrameSchedule,
   ManualClock,
+  PacerDriver,
   ProcessingMeter,
   type PacedFrameInfo,
 } from '../../../media-gateway/src/media';
@@ -145,5 +146,58 @@ describe('processing meter', () => {
     a.merge(b);
     expect([a.count, a.maxMs, a.percentile(100)]).toEqual([101, 80, 80]);
     expect(new ProcessingMeter().mean()).toBeNull();
+  });
+});
+
+describe('pacer driver', () => {
+  /** Timers a test fires by hand: the driver's one timer is visible. */
+  function handTimers() {
+    const pending: Array<{ fn: () => void; ms: number }> = [];
+    return {
+      pending,
+      timers: {
+        setTimeout: (fn: () => void, ms: number) => pending.push({ fn, ms }),
+        clearTimeout: () => pending.splice(0),
+      },
+      fire: () => pending.splice(0).forEach((t) => t.fn()),
+    };
+  }
+
+  it('drives every pacer from one timer on one grid, and stops the timer with the last pacer', () => {
+    const clock = new ManualClock(0);
+    const { pending, timers, fire } = handTimers();
+    const driver = new PacerDriver(clock, 20, timers);
+    const sent: string[] = [];
+    const make = (name: string) => new FramePacer({ clock, onFrame: (_f, info) => sent.push(`${name}@${info.dueMs}`) });
+    const a = make('a');
+    const b = make('b');
+    a.push(frame(1));
+    a.push(frame(2));
+    driver.add(a); // slot 0 due at 0: sent at once
+    expect(pending.map((t) => t.ms)).toEqual([20]);
+    clock.set(20);
+    fire();
+    clock.set(27);
+    b.push(frame(3));
+    driver.add(b); // joins at the slot due now (1, due at 20), 7 ms late
+    expect(pending.map((t) => t.ms)).toEqual([20]); // still the one timer, armed for slot 2 at 40
+    clock.set(40);
+    fire();
+    expect(sent).toEqual(['a@0', 'a@20', 'b@20']);
+    expect(pending).toHaveLength(1);
+    driver.remove(a);
+    driver.remove(b);
+    expect(pending).toHaveLength(0);
+    expect(driver.size).toBe(0);
+  });
+
+  it('counts a wake-up that came more than a frame late', () => {
+    const clock = new ManualClock(0);
+    const { timers, fire } = handTimers();
+    const driver = new PacerDriver(clock, 20, timers);
+    driver.add(new FramePacer({ clock, onFrame: () => undefined }));
+    clock.set(75);
+    fire();
+    expect(driver.lateWakeups).toBe(1);
   });
 });

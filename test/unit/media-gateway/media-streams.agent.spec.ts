@@ -133,6 +133,19 @@ describe('Media Streams agent adapter', () => {
     expect((await pending).reason).toBe('connect aborted');
   });
 
+  it('stops connecting when closed before the agent answered, and leaves nothing open', async () => {
+    mock = await startMockAgent({ neverAnswerUpgrade: true, tls: false });
+    const agent = new MediaStreamsAgent({ url: mock.url, connectTimeoutMs: 60_000 });
+    const closes: AgentClosed[] = [];
+    agent.on('closed', (c) => closes.push(c));
+    const pending = connectError(agent);
+    setTimeout(() => void agent.close('caller_cancel'), 50);
+    expect((await pending).toJSON()).toMatchObject({ class: 'agent_timeout', reason: 'connect aborted' });
+    expect(closes).toEqual([]);
+    agent.sendAudio(SILENCE);
+    expect(agent.stats.framesSent).toBe(0);
+  });
+
   it('drops oversized, non-JSON and unknown agent messages with counters, logs each kind once, and keeps going', async () => {
     mock = await startMockAgent({ tls: false, silent: true });
     const warnings: string[] = [];

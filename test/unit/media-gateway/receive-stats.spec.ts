@@ -68,6 +68,8 @@ describe('receive statistics (RFC 3550 A.1, A.3, A.8)', () => {
     expect(stats.onPacket(3, 1000 + 3 * 160, 5060)).toBe('ok');
     expect(stats.onPacket(30000, 0, 7000)).toBe('bad_jump');
     expect(stats.onPacket(30001, 160, 7020)).toBe('restarted');
-    expect(stats.snapshot()).toMatchObject({ expected: 1, received: 1, lost: 0 });
+    stats.onPacket(30003, 480, 7060); // 30002 lost in the new sequence
+    // The old sequence (0-3, all received) still counts: 4 + 3 expected, 4 + 2 received.
+    expect(stats.snapshot()).toMatchObject({ expected: 7, received: 6, lost: 1 });
   });
 });

@@ -81,4 +81,40 @@ describe('turn tracker', () => {
       ai_latency_ms: null,
     });
   });
+
+  it('counts the gap in empty pacer slots (idle-slots): a stall that delays queued frames does not split the answer', () => {
+    const tracker = new TurnTracker({ gapBy: 'idle-slots', agentGapMs: 300 });
+    tracker.callerSpeechStarted(0);
+    tracker.callerSpeechEnded(1000);
+    tracker.agentFrameSent(1500);
+    // The process stalls 900 ms; the pacer skipped those slots with audio queued (no agentIdle), then catches up.
+    agentSpeaks(tracker, 2400, 49);
+    for (let i = 0; i < 15; i++) tracker.agentIdle(); // 300 ms of empty slots: not more than the gap
+    agentSpeaks(tracker, 3700, 5);
+    for (let i = 0; i < 16; i++) tracker.agentIdle(); // 320 ms: the turn ends
+    agentSpeaks(tracker, 4500, 5);
+    const { turns } = tracker.finish(6000);
+    expect(turns.map((t) => [t.speaker, t.duration_ms, t.processing_time_ms])).toEqual([
+      ['caller', 1000, 0],
+      ['agent', 2300, 500],
+      ['agent', 100, 0],
+    ]);
+  });
+
+  it('does not count a caller who answers after the agent finished as barging in', () => {
+    for (const gapBy of ['time', 'idle-slots'] as const) {
+      const tracker = new TurnTracker({ gapBy });
+      agentSpeaks(tracker, 0, 10); // audio until 200
+      tracker.agentIdle();
+      tracker.agentIdle();
+      tracker.agentIdle();
+      expect(tracker.agentSpeaking(260)).toBe(false);
+      tracker.callerSpeechStarted(260);
+      tracker.callerSpeechEnded(900);
+      expect(tracker.finish(1000).turns.map((t) => [t.speaker, t.interrupted])).toEqual([
+        ['agent', false],
+        ['caller', false],
+      ]);
+    }
+  });
 });
