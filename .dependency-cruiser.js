@@ -233,12 +233,39 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/infrastructure/', '^src/shared/'] },
     },
     {
+      name: 'media-gateway-imports-only-kernel',
+      severity: 'error',
+      comment:
+        'The media gateway is its own deployable: it talks to Trunkline through the public API and its ' +
+        'client only, so it may share the pure kernel (src/shared/) but never the API process code.',
+      from: { path: '^media-gateway/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'media-stages-import-no-framework-or-network',
+      severity: 'error',
+      comment:
+        'media-gateway/src/media/ holds the per-packet stages: pure functions and small classes tested ' +
+        'one by one with recorded packets, so no framework, no socket library and no agent code.',
+      from: { path: '^media-gateway/src/media/' },
+      to: { path: [FRAMEWORKS, 'node_modules/ws/', '^media-gateway/src/agent/'] },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A file nothing imports is dead code or a forgotten entry point.',
       from: {
         orphan: true,
-        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/cli/', '^src/tools/', 'chdb-worker\\.entry\\.ts$'],
+        pathNot: [
+          '\\.d\\.ts$',
+          '^src/main\\.ts$',
+          '^src/cli/',
+          '^src/tools/',
+          'chdb-worker\\.entry\\.ts$',
+          // The media gateway's entry point and its libraries' barrels (what the entry point imports).
+          '^media-gateway/src/main\\.ts$',
+          '^media-gateway/src/[a-z-]+/index\\.ts$',
+        ],
       },
       to: {},
     },

@@ -5,6 +5,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY media-gateway ./media-gateway
 COPY bench ./bench
 COPY console ./console
 COPY clients ./clients

@@ -1,6 +1,6 @@
 // Builds dist/ only when a build input changed since the last build, so that `npm start` and the
 // CLIs skip the ~10 s build when nothing did. A fresh clone (no stamp) builds. Inputs are what
-// tsconfig.build.json compiles (src/, bench/, scripts/), the console Vite bundles (console/, and
+// tsconfig.build.json compiles (src/, media-gateway/, bench/, scripts/), the console Vite bundles (console/, and
 // the API client it imports from clients/) and the files that configure the build;
 // directory times count too, so a deleted or renamed file is a change.
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const INPUT_DIRS = ['src', 'bench', 'scripts', 'console', 'clients'];
+const INPUT_DIRS = ['src', 'media-gateway', 'bench', 'scripts', 'console', 'clients'];
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package.json', 'package-lock.json'];
 const STAMP = join(ROOT, 'dist', '.build-stamp');
 

@@ -1,0 +1,40 @@
+import { AgentConnectError } from './agent.port';
+
+/**
+ * How a refused WebSocket upgrade becomes a failure class. 401/403: the agent rejects our credentials
+ * (retrying will not help); 402/429: quota or rate (429 may pass later); 5xx: the agent is failing now;
+ * any other status: the endpoint is not an agent we can speak to.
+ */
+export function classifyHttpStatus(status: number): AgentConnectError {
+  if (status === 401 || status === 403)
+    return new AgentConnectError('agent_auth', false, `agent answered HTTP ${status}`);
+  if (status === 429) return new AgentConnectError('agent_quota', true, 'agent answered HTTP 429');
+  if (status === 402) return new AgentConnectError('agent_quota', false, 'agent answered HTTP 402');
+  if (status >= 500) return new AgentConnectError('agent_error', true, `agent answered HTTP ${status}`);
+  return new AgentConnectError('agent_error', false, `agent answered HTTP ${status} to the WebSocket upgrade`);
+}
+
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE']);
+
+/** A socket, DNS or TLS error before the upgrade completed. */
+export function classifyHandshakeError(error: Error & { code?: string }): AgentConnectError {
+  const code = error.code ?? '';
+  if (TIMEOUT_CODES.has(code) || /timed? ?out/i.test(error.message))
+    return new AgentConnectError('agent_timeout', true, `agent did not answer (${code || 'timeout'})`);
+  if (NETWORK_CODES.has(code)) return new AgentConnectError('agent_error', true, `agent unreachable (${code})`);
+  if (code === 'ENOTFOUND') return new AgentConnectError('agent_error', false, 'agent host not found (ENOTFOUND)');
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code))
+    return new AgentConnectError('agent_error', false, `agent TLS certificate refused (${code})`);
+  return new AgentConnectError('agent_error', false, `agent connection failed${code ? ` (${code})` : ''}`);
+}
+
+/** scheme://host:port/path of an agent URL: no user info, query or fragment (they may hold tokens). */
+export function sanitizedTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}

@@ -1,0 +1,12 @@
+/** The agent side of the media gateway: the port every provider adapter implements, and the adapters. */
+export {
+  type AgentCallMetadata,
+  type AgentFailureClass,
+  type AgentClosed,
+  type AgentEvents,
+  type AgentStats,
+  type AgentPort,
+  type AgentLogger,
+  AgentConnectError,
+} from './agent.port';
+export { type MediaStreamsAgentOptions, MediaStreamsAgent } from './media-streams.agent';
