@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import {
   LEADER_LEASE,
@@ -9,9 +10,8 @@ import {
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { AppLogger } from '../../platform/logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
-import { newEventId } from '../../shared/ids';
 import { AUDIT_SETTINGS, AuditSettings } from '../audit.settings';
-import { type AuditCheckpointRecorded, auditCheckpointStream } from '../domain/audit-checkpoint.event';
+import { RecordAuditCheckpoint } from '../write/record-audit-checkpoint.handler';
 import { AccountSeals } from './account-seals';
 
 const PAGE = 1000;
@@ -19,7 +19,7 @@ const PAGE = 1000;
 /**
  * Records the account-wide checkpoints: every AUDIT_CHECKPOINT_INTERVAL_MS, reads the global log
  * on from where it stopped and appends, for each account with events no checkpoint covers yet,
- * the Merkle root of its stream heads. One instance among many does it (a lease); a new holder
+ * the Merkle root of its stream heads (through the RecordAuditCheckpoint command). One instance among many does it (a lease); a new holder
  * rebuilds what it needs from the log itself.
  */
 @Injectable()
@@ -34,6 +34,7 @@ export class AuditCheckpointer implements OnApplicationBootstrap, BeforeApplicat
     @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
     @Inject(AUDIT_SETTINGS) private readonly settings: AuditSettings,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly commands: CommandBus,
     logging: AppLogger,
   ) {
     this.logger = logging.for('audit-checkpoints');
@@ -65,15 +66,10 @@ export class AuditCheckpointer implements OnApplicationBootstrap, BeforeApplicat
     let sealed = 0;
     for (const seal of this.seals.due(this.clock.now())) {
       if (this.stopped) break;
-      await this.append(seal);
+      await this.commands.execute(new RecordAuditCheckpoint(seal));
       this.seals.sealed(seal.account_id);
       sealed += 1;
     }
     return sealed;
-  }
-
-  private async append(data: AuditCheckpointRecorded['data']): Promise<void> {
-    const event = { id: newEventId(), type: 'AuditCheckpointRecorded', data, metadata: { actor: 'system:audit' } };
-    await this.events.append(auditCheckpointStream(data.account_id), [event], 'any');
   }
 }
