@@ -1,12 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Logger } from 'pino';
-import {
-  LEADER_LEASE,
-  LeaderLease,
-  Leadership,
-  runPeriodicallyWhileLeader,
-} from '../../infrastructure/cluster/leader-lease.port';
+import { LEADER_LEASE, LeaderLease } from '../../infrastructure/cluster/leader-lease.port';
+import { LeasedPeriodicWorker } from '../../infrastructure/cluster/leased-periodic-worker';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { AppLogger } from '../../platform/logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
@@ -23,36 +18,26 @@ const PAGE = 1000;
  * rebuilds what it needs from the log itself.
  */
 @Injectable()
-export class AuditCheckpointer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger: Logger;
+export class AuditCheckpointer extends LeasedPeriodicWorker {
   private readonly seals = new AccountSeals();
-  private leadership: Leadership | null = null;
-  private stopped = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
-    @Inject(AUDIT_SETTINGS) private readonly settings: AuditSettings,
+    @Inject(LEADER_LEASE) lease: LeaderLease,
+    @Inject(AUDIT_SETTINGS) settings: AuditSettings,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly commands: CommandBus,
     logging: AppLogger,
   ) {
-    this.logger = logging.for('audit-checkpoints');
-  }
-
-  onApplicationBootstrap(): void {
-    this.leadership = runPeriodicallyWhileLeader(
-      this.lease,
-      'audit-checkpoints',
-      this.settings.checkpointIntervalMs,
-      () => this.round(),
-      (error) => this.logger.warn({ err: { message: error.message } }, 'audit checkpoint round failed'),
+    super(
+      lease,
+      {
+        name: 'audit-checkpoints',
+        intervalMs: settings.checkpointIntervalMs,
+        failure: 'audit checkpoint round failed',
+      },
+      logging.for('audit-checkpoints'),
     );
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.leadership?.stop();
   }
 
   /** Catches up with the log, then seals every account that needs it; returns how many. */
