@@ -8,7 +8,7 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   // Every response the e2e tests receive is checked against the app's published OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/support/openapi-conformance.setup.ts'],
-  testTimeout: 30000,
+  testTimeout: Number(process.env.TEST_DEADLINE_MS ?? 300000), // test/support/deadlines.ts
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { AdminBootstrap } from './api-keys/write/admin-key.bootstrap';
 import { RequestGate } from './access/request-gate';
 import { IdempotencyGuard } from './idempotency/idempotency.guard';
-import { restoringOnSend } from './platform/http/restoring.hook';
+import { registerRestoringHooks } from './platform/http/restoring.hook';
 import { ReadModels } from './read-models/read-models.service';
 import { AppConfig } from './platform/config/app-config';
 import { answerClientError } from './platform/http/client-error';
@@ -32,6 +32,8 @@ import { createRootLogger, lazyRequestLogger, NestPinoLogger } from './platform/
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OpenApiDocument } from './platform/openapi/openapi.controller';
 import { DomainError } from './shared/domain-error';
+import type { Clock } from './shared/clock';
+import { ShutdownTrace } from './platform/startup/shutdown-trace';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -43,11 +45,15 @@ export interface RunningApp {
   generatedAdminKey: string | null;
   /** Graceful: stop accepting, finish in-flight requests, stop projections, close stores. */
   close(): Promise<void>;
+  /** What a close under way is waiting for: the shutdown hooks not finished (`Class.hook`), or its step. */
+  pendingShutdown(): string[];
 }
 
 export interface CreateAppOptions {
   /** Where log lines go (tests capture them to scan for secrets); stdout by default. */
   logStream?: DestinationStream;
+  /** The wall clock handlers and the gate read (tests move it instead of waiting); the system's by default. */
+  clock?: Clock;
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
@@ -78,11 +84,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
-    logger: new NestPinoLogger(logger),
-    abortOnError: false,
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, { logger, clock: options.clock }),
+    adapter,
+    {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+      bodyParser: false,
+    },
+  );
   app.useGlobalPipes(new RequestValidationPipe());
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   configureFastify(fastify, app, config);
@@ -94,7 +104,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   const front = tlsServer ? new FrontDoor(tlsServer, config.headersTimeoutMs) : null;
   const plain = plainServer;
+  const trace = new ShutdownTrace(app);
   const close = async () => {
+    trace.step = 'finishing in-flight requests';
     if (front) {
       await front.close();
     } else if (plain) {
@@ -102,7 +114,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       plain.closeIdleConnections();
       await closed;
     }
+    trace.step = 'closing modules';
     await app.close();
+    trace.step = 'closed';
   };
   let port: number;
   let generatedAdminKey: string | null;
@@ -117,7 +131,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     throw error;
   }
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return { app, port, baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`, tls, generatedAdminKey, close };
+  return {
+    app,
+    port,
+    baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}/v1`,
+    tls,
+    generatedAdminKey,
+    close,
+    pendingShutdown: () => trace.pending(),
+  };
 }
 
 function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication, config: AppConfig): void {
@@ -139,10 +161,11 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
         throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
     });
   }
+  // Before the gate: a request's restore mark must predate anything it reads (the gate reads ahead).
+  registerRestoringHooks(fastify, app.get(ReadModels));
   const gate = app.get(RequestGate);
   fastify.addHook('onRequest', gate.onRequest);
   fastify.addHook('onResponse', gate.onResponse);
-  fastify.addHook('onSend', restoringOnSend(app.get(ReadModels)));
   // After the gate (a principal to scope keys by) and the body parser (a body to compare), and
   // last on send, so the answer it keeps is the one the client gets.
   const idempotency = app.get(IdempotencyGuard);

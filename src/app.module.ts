@@ -40,7 +40,7 @@ import { GetAccountHandler, ListAccountsHandler } from './accounts/read/accounts
 import { AccountsReadController } from './accounts/http/accounts-read.controller';
 import { ListApiKeysHandler } from './api-keys/read/api-keys.queries';
 import { ApiKeysReadController } from './api-keys/http/api-keys-read.controller';
-import { CLOCK, systemClock } from './shared/clock';
+import { Clock, CLOCK, systemClock } from './shared/clock';
 import { CreateAccountHandler } from './accounts/write/create-account.handler';
 import { AccountsWriteController } from './accounts/http/accounts.controller';
 import { IssueApiKeyHandler, RevokeApiKeyHandler } from './api-keys/write/api-key.handlers';
@@ -82,6 +82,8 @@ import { ConsoleModule } from './console/console.module';
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
   logger: Logger;
+  /** The system clock unless given (tests move time instead of waiting for it). */
+  clock?: Clock;
 }
 
 @Module({})
@@ -92,7 +94,7 @@ export class AppModule {
       global: true,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: CLOCK, useValue: systemClock },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
         { provide: AppLogger, useValue: new AppLogger(options.logger) },
         // Each role's slice of the configuration; modules of their own get theirs in forRoot.
         { provide: WRITE_SETTINGS, useValue: writeSettings(config) },

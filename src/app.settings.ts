@@ -18,6 +18,7 @@ import type { WriteSettings } from './platform/config/write.settings';
 export function infrastructureSettings(config: AppConfig): InfrastructureSettings {
   return {
     redisUrl: config.redisUrl,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
     readModelNamespace: readModelNamespace(config),
     eventStoreUrl: config.eventStoreUrl,
     eventStoreSchema: config.eventStoreSchema,

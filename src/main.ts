@@ -67,9 +67,10 @@ function handleSignals(running: RunningApp): void {
     stopping = true;
     process.stdout.write(`trunkline: ${signal}: finishing in-flight requests\n`);
     setTimeout(() => {
-      const pending = process.getActiveResourcesInfo().join(', ');
+      const hooks = running.pendingShutdown().join(', ');
+      const resources = process.getActiveResourcesInfo().join(', ');
       process.stderr.write(
-        `trunkline: shutdown still running after ${SHUTDOWN_DEADLINE_MS / 1000} s (pending: ${pending}); exiting\n`,
+        `trunkline: shutdown still running after ${SHUTDOWN_DEADLINE_MS / 1000} s (waiting for: ${hooks}; active: ${resources}); exiting\n`,
       );
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();

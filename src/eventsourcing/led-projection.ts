@@ -7,6 +7,14 @@ import { Projection } from './projection';
 import { ProjectionRunner } from './projection-runner';
 import { CheckpointSource, SharedCheckpoint } from './shared-checkpoint';
 
+/** Where a read-model runner reports the signs of a restore (RestoreWatch). */
+export interface RestoreSignals {
+  /** The runner resumes from a checkpoint (null: from nothing). */
+  onResume?: (checkpoint: GlobalPosition | null) => void;
+  /** A checkpoint older than one already seen appeared: the store is being replayed. */
+  onBehind?: () => void;
+}
+
 /** Something a leader starts when its term begins and stops when it ends. */
 export interface Startable {
   start(): Promise<void>;
@@ -61,12 +69,17 @@ export function ledReadModelRunner(
   storePrefix: string,
   events: EventStore,
   batchSize?: number,
+  restores?: RestoreSignals,
 ): { runner: ProjectionRunner; shared: SharedCheckpoint; start(lease: LeaderLease): Leadership } {
   let term: LeaderTerm | null = null;
   const channel = checkpointChannel(cluster.namespace, name);
-  const shared = new SharedCheckpoint(redisCheckpointSource(cluster, name, () => store.get(`checkpoint:${name}`)));
+  const shared = new SharedCheckpoint(
+    redisCheckpointSource(cluster, name, () => store.get(`checkpoint:${name}`)),
+    restores?.onBehind,
+  );
   const runner = new ProjectionRunner(name, projections, store, events, {
     batchSize,
+    onResume: restores?.onResume,
     writer: (ops, checkpoint, count) => {
       // Only a leader's runner runs; a rebuild() asked of a follower has nothing to write with.
       if (!term) throw new FencedOffError(name);
@@ -110,11 +123,12 @@ export function readModelRunner(
   storePrefix: string,
   events: EventStore,
   batchSize: number,
+  restores?: RestoreSignals,
 ): { runner: ProjectionRunner; shared: SharedCheckpoint | null; start(): Promise<Leadership> } {
   if (cluster) {
-    const led = ledReadModelRunner(cluster, name, projections, store, storePrefix, events, batchSize);
+    const led = ledReadModelRunner(cluster, name, projections, store, storePrefix, events, batchSize, restores);
     return { runner: led.runner, shared: led.shared, start: async () => led.start(cluster.lease) };
   }
-  const runner = new ProjectionRunner(name, projections, store, events, { batchSize });
+  const runner = new ProjectionRunner(name, projections, store, events, { batchSize, onResume: restores?.onResume });
   return { runner, shared: null, start: () => startHere(runner) };
 }

@@ -43,6 +43,8 @@ export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** Told each checkpoint once it is written (the instance's shared-checkpoint view). */
   onCheckpoint?: (position: GlobalPosition) => void;
+  /** Told where it resumes (null: from nothing, a replay of every event), before it applies anything. */
+  onResume?: (checkpoint: GlobalPosition | null) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export class ProjectionRunner implements CatchUpFollower {
   async resume(): Promise<GlobalPosition | null> {
     const saved = await this.store.get(this.checkpointKey);
     this.checkpoint = saved ? decodePosition(saved) : null;
+    this.options.onResume?.(this.checkpoint);
     return this.checkpoint;
   }
 

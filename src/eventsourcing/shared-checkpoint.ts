@@ -25,7 +25,11 @@ export class SharedCheckpoint {
   private pending = 0;
   private stopped = false;
 
-  constructor(private readonly source: CheckpointSource) {}
+  /** `onBehind`: told when a checkpoint older than one already seen appears (the store is being replayed). */
+  constructor(
+    private readonly source: CheckpointSource,
+    private readonly onBehind?: () => void,
+  ) {}
 
   async start(): Promise<void> {
     await this.source.subscribe(
@@ -48,7 +52,10 @@ export class SharedCheckpoint {
 
   /** A checkpoint known to be in Redis already (the leader's own write returned). */
   observe(position: GlobalPosition): void {
-    if (this.known && comparePositions(this.known, position) >= 0) return;
+    if (this.known && comparePositions(this.known, position) >= 0) {
+      if (comparePositions(this.known, position) > 0) this.onBehind?.();
+      return;
+    }
     this.known = position;
     this.waiters.advance(position);
   }

@@ -38,6 +38,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
             let lastWarned = 0;
             const redis = createRedisClient(config.redisUrl, {
               connectionName: 'trunkline',
+              commandTimeoutMs: config.redisCommandTimeoutMs,
               onError: (err) => {
                 if (Date.now() - lastWarned < 5000) return;
                 lastWarned = Date.now();

@@ -7,6 +7,8 @@ import type { ProviderValidatorOptions } from './providers/provider-validator.fa
 export interface InfrastructureSettings {
   /** null: process memory (one instance). */
   redisUrl: string | null;
+  /** REDIS_COMMAND_TIMEOUT_MS: a command that takes longer fails. */
+  redisCommandTimeoutMs: number;
   /** Prefix of every read-model key (REDIS_NAMESPACE + 'rm:'). */
   readModelNamespace: string;
   /** null: embedded PGlite under dataDir. */

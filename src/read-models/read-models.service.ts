@@ -28,6 +28,7 @@ import { ProjectionRunner, ProjectionStatus } from '../eventsourcing/projection-
 import { SharedCheckpoint } from '../eventsourcing/shared-checkpoint';
 import type { ReadModelStatus } from '../eventsourcing/read-model-status.port';
 import type { ReadYourWrites } from '../eventsourcing/read-your-writes.port';
+import { RestoreMark, RestoreWatch } from '../eventsourcing/restore-watch';
 
 /** Every projection kept in the read-model store, in the order they apply each event. */
 export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
@@ -54,6 +55,8 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
   private readonly sharedDimension: SharedCheckpoint | null = null;
   private readonly starters: (() => Promise<Leadership>)[];
   private leaderships: Leadership[] = [];
+  /** Restores as this instance has seen them: requests note it when they start (restoreMark). */
+  private readonly restores: RestoreWatch;
 
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
@@ -67,7 +70,21 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
     this.logger = logging.for('projections');
     const projections = buildReadModelProjections(secrets, settings.sipDomain);
     const { readModelNamespace, batchSize } = settings;
-    const readModels = readModelRunner(cluster, READ_MODELS, projections, store, readModelNamespace, events, batchSize);
+    this.restores = new RestoreWatch(() => this.checkRestoring());
+    const readModels = readModelRunner(
+      cluster,
+      READ_MODELS,
+      projections,
+      store,
+      readModelNamespace,
+      events,
+      batchSize,
+      {
+        // A resume from nothing is a replay of every event (Redis lost its data, or a first start).
+        onResume: (checkpoint) => checkpoint === null && this.restores.begun(),
+        onBehind: () => this.restores.begun(),
+      },
+    );
     this.runner = readModels.runner;
     this.shared = readModels.shared;
     this.starters = [() => readModels.start()];
@@ -94,6 +111,7 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
     await Promise.all(this.leaderships.map((leadership) => leadership.stop()));
     this.shared?.stop();
     this.sharedDimension?.stop();
+    this.restores.stop();
   }
 
   /**
@@ -122,6 +140,28 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
    * nothing). A key missing then may only be missing for now: the gate answers 503, not 401.
    */
   async restoring(): Promise<boolean> {
+    const restoring = await this.checkRestoring();
+    this.restores.observe(restoring);
+    return restoring;
+  }
+
+  /** Taken when a request starts, from memory: what restoringSince compares with. */
+  restoreMark(): RestoreMark {
+    return this.restores.mark();
+  }
+
+  /**
+   * Whether a "not found" read since `mark` may only mean "not replayed yet": a restore was under
+   * way when the request started, or began or ended since, or is under way now. Only asked of
+   * answers that are misses, so the check's store reads stay off the hot path.
+   */
+  async restoringSince(mark: RestoreMark): Promise<boolean> {
+    if (this.restores.changedSince(mark)) return true;
+    const now = await this.restoring();
+    return now || this.restores.changedSince(mark);
+  }
+
+  private async checkRestoring(): Promise<boolean> {
     const seen = this.shared?.checkpoint ?? null;
     if (seen) {
       const stored = await this.store.get(`checkpoint:${READ_MODELS}`);

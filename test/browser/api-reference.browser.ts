@@ -12,7 +12,7 @@ describe('API reference in Chromium', () => {
 
   beforeAll(async () => {
     ({ app, browser, origin } = await startConsoleApp());
-  }, 90_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await app?.stop();

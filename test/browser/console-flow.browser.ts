@@ -41,7 +41,7 @@ describe('console in Chromium: the operator flow', () => {
     adminKey = (await app.admin.post('/v1/api-keys', { name: 'operator admin', scopes: ['admin'] })).body.key;
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     ({ page, watch } = await newWatchedPage(context));
-  }, 90_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await app?.stop();

@@ -81,7 +81,7 @@ describe('console in Chromium: API strings are rendered as text', () => {
     };
     const ingested = await account.client.call('POST', '/v1/ingest/calls', { body: [record] });
     expect(ingested.body).toEqual({ accepted: 1, rejected: [] });
-  }, 90_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await app?.stop();

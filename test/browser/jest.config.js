@@ -10,7 +10,7 @@ module.exports = {
   testMatch: ['**/*.browser.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/browser/tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
-  testTimeout: 60000,
+  testTimeout: Number(process.env.TEST_DEADLINE_MS ?? 300000), // test/support/deadlines.ts
   maxWorkers: 1,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

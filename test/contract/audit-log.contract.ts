@@ -18,8 +18,8 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
     let fixture: AuditLogFixture;
     beforeAll(async () => {
       fixture = await open();
-    }, 60_000);
-    afterAll(() => fixture?.close(), 60_000);
+    });
+    afterAll(() => fixture?.close());
 
     const append = (stream: string, accountId: string, type = 'Recorded', actor = 'key_a') =>
       fixture.store.append(

@@ -25,13 +25,13 @@ const serverUrl = (): string => liveUrl ?? shim?.url ?? fail('the ClickHouse HTT
 if (!liveUrl) {
   beforeAll(async () => {
     shim = await startClickHouseHttpServer(join(dataDir, 'chdb'));
-  }, 60_000);
+  });
 }
 
 afterAll(async () => {
   await shim?.close();
   await rm(dataDir, { recursive: true, force: true });
-}, 30_000);
+});
 
 clickHouseContract(liveUrl ? 'server' : 'server over the chDB HTTP test server', () =>
   createClickHouse({ url: serverUrl(), dataDir }),
@@ -48,7 +48,7 @@ describe('ClickHouse server adapter over HTTP', () => {
     } finally {
       await ch.close();
     }
-  }, 30_000);
+  });
 
   it('fails as unavailable when nothing answers at the URL', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;

@@ -1,12 +1,18 @@
 import type { EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { appendCases } from './event-store/append.cases';
 import { chainCases } from './event-store/chain.cases';
-import { CASE, type CaseRegistrar, type ContractContext, type ContractOptions } from './event-store/cases';
+import {
+  CASE,
+  type CaseRegistrar,
+  type ContractContext,
+  type ContractOptions,
+  type OpenSettings,
+} from './event-store/cases';
 import { lifecycleCases } from './event-store/lifecycle.cases';
 import { readCases } from './event-store/read.cases';
 import { subscribeCases } from './event-store/subscribe.cases';
 
-export { CASE, type ContractCase, type ContractOptions, type HeldAppend } from './event-store/cases';
+export { CASE, type ContractCase, type ContractOptions, type HeldAppend, type OpenSettings } from './event-store/cases';
 
 /**
  * The one conformance suite every EventStore adapter runs. `open()` opens a new instance on the
@@ -15,7 +21,7 @@ export { CASE, type ContractCase, type ContractOptions, type HeldAppend } from '
  */
 export function eventStoreContract(
   adapterName: string,
-  open: () => Promise<EventStore>,
+  open: (settings?: OpenSettings) => Promise<EventStore>,
   options: ContractOptions = {},
 ): void {
   describe(`EventStore contract (${adapterName})`, () => {
@@ -25,10 +31,10 @@ export function eventStoreContract(
         if (!shared) throw new Error('the shared store is not open');
         return shared;
       },
-      reopen: async () => {
+      reopen: async (settings) => {
         await shared?.close();
         shared = undefined; // if open() fails, afterAll must not close it twice
-        shared = await open();
+        shared = await open(settings);
         return shared;
       },
       open,
@@ -37,11 +43,11 @@ export function eventStoreContract(
 
     beforeAll(async () => {
       shared = await open();
-    }, 60_000);
+    });
 
     afterAll(async () => {
       await shared?.close();
-    }, 60_000);
+    });
 
     const test: CaseRegistrar = (name, body, timeoutMs) => {
       const reason = options.skip?.[name];

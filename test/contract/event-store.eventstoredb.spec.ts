@@ -5,7 +5,7 @@ import { CASE, eventStoreContract } from './event-store.contract';
 const url = process.env.EVENTSTORE_URL;
 
 if (url) {
-  eventStoreContract('eventstoredb', () => createEventStore({ url, dataDir: tmpdir() }), {
+  eventStoreContract('eventstoredb', (settings) => createEventStore({ url, dataDir: tmpdir(), ...settings }), {
     skip: {
       [CASE.idempotent]:
         'EventStoreDB deduplicates ids only against the expected position (or recent events for any): re-appending with another expected version conflicts or stores the ids again',

@@ -17,7 +17,7 @@ if (vmModulesEnabled) {
   const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-pglite-'));
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  eventStoreContract('pglite', () => createEventStore({ dataDir }), {
+  eventStoreContract('pglite', (settings) => createEventStore({ dataDir, ...settings }), {
     skip: {
       [CASE.lateCommit]:
         'PGlite is one connection whose transactions never interleave: commit order is position order, and no second connection can hold a transaction open',

@@ -8,11 +8,11 @@ import { eventsJson } from '../../src/infrastructure/event-store/postgres/event-
 import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres/postgres.event-store';
 import { PgPoolSqlClient } from '../../src/infrastructure/event-store/postgres/sql-client';
 import { connectToSchema, useIsolatedSchema } from '../support/postgres';
-import { eventStoreContract, type HeldAppend } from './event-store.contract';
+import { eventStoreContract, type HeldAppend, type OpenSettings } from './event-store.contract';
 import { newEvent } from './event-store/helpers';
 
 const { url, schema } = useIsolatedSchema('es_contract');
-const open = () => createEventStore({ url, schema, dataDir: tmpdir() });
+const open = (settings?: OpenSettings) => createEventStore({ url, schema, dataDir: tmpdir(), ...settings });
 
 /** The store's own append function, in a transaction on a connection of its own, left open. */
 async function holdOpenAppend(streamId: string, event: NewEvent): Promise<HeldAppend> {

@@ -49,10 +49,10 @@ export function keyVaultContract(
 
     beforeAll(async () => {
       shared = await open();
-    }, 60_000);
+    });
     afterAll(async () => {
       await shared?.close();
-    }, 60_000);
+    });
 
     it('answers null for an owner that never had a key', async () => {
       expect(await vault().get(owner())).toBeNull();
@@ -142,7 +142,7 @@ export function keyVaultContract(
       shared = await open();
       expect(await vault().get(kept)).toBe(key);
       expect(await vault().get(destroyed)).toBe('destroyed');
-    }, 60_000);
+    });
 
     const physicallyGoneReason = options.skip?.[KEY_VAULT_CASE.physicallyGone];
     if (physicallyGoneReason === undefined) {

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { verifyExport, type ExportReport } from '../../src/audit/verify/export-verifier';
 import type { ApiClient } from '../support/http-client';
 
@@ -34,7 +35,11 @@ export function verifyText(text: string): Promise<ExportReport> {
   );
 }
 
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = SETTLE_DEADLINE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

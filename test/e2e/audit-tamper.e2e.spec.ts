@@ -27,8 +27,8 @@ function tamperCases(start: () => Promise<{ app: TestApp; sql: Sql; stop: () => 
 
   beforeAll(async () => {
     ({ app, sql, stop } = await start());
-  }, 60_000);
-  afterAll(() => stop?.(), 30_000);
+  });
+  afterAll(() => stop?.());
 
   /** An account whose trunk stream has revisions 0..3, verified intact to begin with. */
   async function audited() {

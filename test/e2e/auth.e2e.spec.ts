@@ -1,3 +1,5 @@
+import { until } from '../support/free-port';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { expectError } from '../support/http-client';
 import { provisionAccount, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 
@@ -117,7 +119,8 @@ describe('authentication and scopes over HTTPS', () => {
 
   it('rejects a key once its expiry has passed', async () => {
     const account = await app.admin.post('/v1/accounts', { name: 'Expiring' });
-    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    // Far enough ahead for a busy machine; then the app's clock is moved past it (no waiting).
+    const expiresAt = new Date(app.clock.now().getTime() + SETTLE_DEADLINE_MS).toISOString();
     const issued = await app.admin.post('/v1/api-keys', {
       account_id: account.body.id,
       name: 'short',
@@ -128,7 +131,7 @@ describe('authentication and scopes over HTTPS', () => {
     expect(issued.body.expires_at).toBe(expiresAt);
     const client = app.admin.withKey(issued.body.key);
     expectError(await client.get('/v1/nothing'), 404, 'not_found');
-    await new Promise((resolve) => setTimeout(resolve, 1700));
+    app.clock.advance(SETTLE_DEADLINE_MS + 1000);
     const after = await client.get('/v1/nothing');
     expectError(after, 401, 'unauthorized');
     expect(after.body.error.message).toMatch(/expired/);
@@ -151,9 +154,12 @@ describe('authentication and scopes over HTTPS', () => {
     await client.get('/v1/missing-1');
     await client.get('/v1/missing-2');
     await client.post('/v1/missing', { a: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const list = await app.admin.get(`/v1/api-keys?account_id=${accountId}`);
-    const item = list.body.api_keys.find((k: { id: string }) => k.id === keyId);
-    expect(item).toMatchObject({ request_count: 3, error_count: 3, last_used_at: expect.any(String) });
+    // Usage is counted after each answer is sent: poll until all three are in, however busy the machine.
+    const usage = async () => {
+      const list = await app.admin.get(`/v1/api-keys?account_id=${accountId}`);
+      return list.body.api_keys.find((k: { id: string }) => k.id === keyId);
+    };
+    await until('three requests counted', async () => (await usage()).request_count >= 3, SETTLE_DEADLINE_MS);
+    expect(await usage()).toMatchObject({ request_count: 3, error_count: 3, last_used_at: expect.any(String) });
   });
 });

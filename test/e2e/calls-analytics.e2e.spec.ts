@@ -88,7 +88,7 @@ describe('call records and analytics (embedded chDB)', () => {
     // Rename after ingestion: analytics must show the new name.
     const renamed = await client.patch(`/v1/trunks/${trunks[0].id}`, { name: 'Renamed main line' });
     trunks[0].name = renamed.body.name;
-  }, 120_000);
+  });
   afterAll(() => app.stop());
 
   it('answers the overview exactly, daily, over a range that does not start on an hour', async () => {

@@ -47,7 +47,7 @@ describe('command-line tools on the embedded store (real processes)', () => {
         .map((line) => JSON.parse(line)),
     ).toEqual(apiEvents);
     expect(JSON.parse(state.slice(state.indexOf('\n') + 1))).toEqual(apiDetail);
-  }, 120_000);
+  });
 
   it('admin:key --reset revokes the admin key and prints a new one that works; the next start prints none', async () => {
     const first = await startServiceProcess({ DATA_DIR: dataDir });
@@ -72,5 +72,5 @@ describe('command-line tools on the embedded store (real processes)', () => {
     } finally {
       await stopService(second);
     }
-  }, 120_000);
+  });
 });

@@ -13,7 +13,7 @@ describe('ingestion survives SIGKILL', () => {
   it('finds every acknowledged record after the server is killed mid-ingestion and restarted', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-kill-'));
     const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN };
-    let service = await startServiceProcess(env, 60_000);
+    let service = await startServiceProcess(env);
     let admin = new ApiClient(service.origin, service.ca, ADMIN);
     // The killed service's chDB worker outlives it for a moment: the directory is removed after it.
     let orphans: number[] = [];
@@ -61,7 +61,7 @@ describe('ingestion survives SIGKILL', () => {
       expect(killedAt).toBeLessThan(records.length);
 
       await admin.close();
-      service = await startServiceProcess(env, 60_000);
+      service = await startServiceProcess(env);
       admin = new ApiClient(service.origin, service.ca, ADMIN);
       const reader = admin.withKey(fullKey);
       const stored = new Set<string>();
@@ -79,5 +79,5 @@ describe('ingestion survives SIGKILL', () => {
       await killServiceTree(service);
       await removeDataDir(dataDir, orphans);
     }
-  }, 180_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ interface Instance {
 async function until<T>(
   probe: () => Promise<T | null | undefined | false>,
   what: string,
-  limitMs = 20_000,
+  limitMs = SETTLE_DEADLINE_MS,
 ): Promise<T> {
   const started = Date.now();
   for (;;) {
@@ -71,12 +72,12 @@ describe('three instances on one event store and one Redis', () => {
     const masterKey = randomBytes(32).toString('base64');
     const start = async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-multi-'));
-      const service = await startServiceProcess({ ...env(dataDir), MASTER_KEY: masterKey }, 90_000);
+      const service = await startServiceProcess({ ...env(dataDir), MASTER_KEY: masterKey });
       instances.push({ service, admin: new ApiClient(service.origin, service.ca, ADMIN), dataDir, alive: true });
     };
     await start(); // the first one creates the event-store schema alone
     await Promise.all([start(), start()]);
-  }, 240_000);
+  });
 
   afterAll(async () => {
     for (const instance of instances) {
@@ -88,7 +89,7 @@ describe('three instances on one event store and one Redis', () => {
     await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pg.end();
     await redisContext.teardown();
-  }, 60_000);
+  });
 
   const alive = () => instances.filter((i) => i.alive);
   const leaderPid = async (): Promise<number | null> => {
@@ -265,7 +266,7 @@ describe('three instances on one event store and one Redis', () => {
       return next !== null && next !== pid ? next : null;
     }, 'a new leader');
     const takeoverMs = Date.now() - killedAt;
-    await until(async () => acknowledged.length >= beforeKill + 6, 'writes after the kill', 30_000);
+    await until(async () => acknowledged.length >= beforeKill + 6, 'writes after the kill', SETTLE_DEADLINE_MS);
     stop = true;
     await Promise.all(writers);
     expect(alive().map((i) => i.service.child.pid)).toContain(successor);
@@ -283,5 +284,5 @@ describe('three instances on one event store and one Redis', () => {
     process.stdout.write(
       `multi-instance: leader ${pid} killed; ${successor} leads after ${takeoverMs} ms; ${acknowledged.length} acknowledged creates (${acknowledged.length - beforeKill} after the kill) all readable\n`,
     );
-  }, 90_000);
+  });
 });

@@ -50,7 +50,7 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (args.some((arg) => arg.startsWith(app.config.redisNamespace))) seen.push({ source, args });
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     monitor?.disconnect();

@@ -59,7 +59,7 @@ describe('secrets appear nowhere (PostgreSQL event store, Redis read models)', (
       PROVIDER_VALIDATION: 'format',
       LOG_LEVEL: 'trace',
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await app.stop();
     await redisContext.teardown();

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
@@ -56,7 +57,7 @@ describe('no secret in any log line (PostgreSQL, Redis, trace level)', () => {
       WEBHOOK_POLL_INTERVAL_MS: '50',
     });
     secrets.add(app.adminKey);
-  }, 60_000);
+  });
   afterAll(async () => {
     await app.stop();
     await new Promise((resolve) => receiver.close(resolve));
@@ -153,10 +154,10 @@ describe('no secret in any log line (PostgreSQL, Redis, trace level)', () => {
       logs.filter((line) => line.includes(secret)).map((line) => `${secret.slice(0, 8)}…: ${line.slice(0, 200)}`),
     );
     expect(leaks).toEqual([]);
-  }, 60_000);
+  });
 });
 
-async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(condition: () => boolean, ms = SETTLE_DEADLINE_MS): Promise<void> {
   const until = Date.now() + ms;
   while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -30,7 +30,7 @@ describe('the gateway credential, lookup and change feed', () => {
     gateway = await gatewayKey(app);
     alice = await provisionAccountDirect(app, ['full'], 'Alice');
     bob = await provisionAccountDirect(app, ['full'], 'Bob');
-  }, 60_000);
+  });
   afterAll(() => app.stop());
 
   it('is issued by admin keys only, without an account, alone in its key', async () => {
@@ -173,7 +173,7 @@ describe.each([
     gateway = await gatewayKey(app);
     const { client } = await provisionAccountDirect(app, ['full']);
     known = (await client.post('/v1/trunks', customBody())).body.sip_username;
-  }, 60_000);
+  });
   afterAll(() => app.stop());
 
   it('floods of unknown users exhaust only their own bucket; known users keep their lookups', async () => {

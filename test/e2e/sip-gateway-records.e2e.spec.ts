@@ -53,7 +53,7 @@ describe('call records and rejections from a SIP gateway', () => {
     alice = (await provisionAccountDirect(app, ['full'], 'Alice')).client;
     bob = (await provisionAccountDirect(app, ['full'], 'Bob')).client;
     trunk = (await alice.post('/v1/trunks', customBody())).body;
-  }, 60_000);
+  });
   afterAll(() => app.stop());
 
   it('keeps callers that are not E.164 numbers as given, with the E.164 form beside them', async () => {

@@ -37,7 +37,7 @@ describe('start-up refusals (real processes)', () => {
       await stopService(first);
       await removeDataDir(dataDir);
     }
-  }, 120_000);
+  });
 
   it('refuses a busy port in one line touching nothing; the next start that listens shows the admin key', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-start-'));
@@ -66,7 +66,7 @@ describe('start-up refusals (real processes)', () => {
       busy.server.close();
       await removeDataDir(dataDir);
     }
-  }, 120_000);
+  });
 
   it('takes over a lock whose process is gone, or whose pid now names another process', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-start-'));
@@ -86,5 +86,5 @@ describe('start-up refusals (real processes)', () => {
     } finally {
       await removeDataDir(dataDir);
     }
-  }, 120_000);
+  });
 });

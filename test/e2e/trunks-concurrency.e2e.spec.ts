@@ -18,7 +18,7 @@ describe('trunks under concurrency (PostgreSQL event store, Redis)', () => {
       PROVIDER_VALIDATION: 'format',
     });
     ({ client } = await provisionAccountDirect(app, ['full']));
-  }, 60_000);
+  });
   afterAll(() => app.stop());
 
   it('gives exactly one 201 and 19 409 conflict for 20 parallel creates of one sip_username', async () => {

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
@@ -51,7 +52,7 @@ describe('call.completed and latency alerts', () => {
   beforeAll(async () => {
     await receiver.start();
     app = await startTestApp({ ...ENV, WEBHOOK_CA_FILE: receiver.caFile });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();
@@ -88,7 +89,7 @@ describe('call.completed and latency alerts', () => {
     });
     const records = Array.from({ length: 150 }, () => call(trunkId, 300));
     await ingest(gateway, records);
-    await receiver.waitFor(() => receiver.on(calls).length >= 2, 15_000, 'two call.completed events');
+    await receiver.waitFor(() => receiver.on(calls).length >= 2, SETTLE_DEADLINE_MS, 'two call.completed events');
     const received = receiver.on(calls);
     expect(received.map((r) => r.json.type)).toEqual(['call.completed', 'call.completed']);
     const sent = received.flatMap((r) => r.json.data.calls);
@@ -172,7 +173,7 @@ describe('call.completed and latency alerts', () => {
     await ingest(gateway, slow);
     await receiver.waitFor(
       (all) => all.some((r) => r.path === p && r.json.type === 'alert.triggered'),
-      20_000,
+      SETTLE_DEADLINE_MS,
       'alert.triggered',
     );
     expect((await client.get(`/v1/alert-rules/${rule.id}`)).body).toMatchObject({
@@ -186,7 +187,7 @@ describe('call.completed and latency alerts', () => {
     );
     await receiver.waitFor(
       (all) => all.some((r) => r.path === p && r.json.type === 'alert.resolved'),
-      20_000,
+      SETTLE_DEADLINE_MS,
       'alert.resolved',
     );
     // Several more evaluations: nothing more is sent.
@@ -209,5 +210,5 @@ describe('call.completed and latency alerts', () => {
       state: 'ok',
       resolved_at: expect.any(String),
     });
-  }, 60_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ describe('webhook deliveries survive SIGKILL', () => {
       WEBHOOK_RETRY_SCHEDULE_MS: '1500,1500,1500,1500,1500,1500,1500,1500,1500,1500',
       WEBHOOK_POLL_INTERVAL_MS: '50',
     };
-    let service: ServiceProcess | null = await startServiceProcess(env, 60_000);
+    let service: ServiceProcess | null = await startServiceProcess(env);
     let admin = new ApiClient(service.origin, service.ca, ADMIN);
     // The killed service's chDB worker outlives it for a moment: the directory is removed after it.
     let orphans: number[] = [];
@@ -56,7 +57,7 @@ describe('webhook deliveries survive SIGKILL', () => {
       // Every delivery has failed at least once, so each is pending with a retry due later.
       await receiver.waitFor(
         () => new Set(receiver.on('/crash').map((r) => r.json.data.id)).size === TRUNKS,
-        20_000,
+        SETTLE_DEADLINE_MS,
         'a first attempt of each delivery',
       );
       const before = (await client.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=100`)).body.deliveries;
@@ -68,7 +69,7 @@ describe('webhook deliveries survive SIGKILL', () => {
       await admin.close();
 
       receiver.script('/crash', [200]);
-      service = await startServiceProcess(env, 60_000);
+      service = await startServiceProcess(env);
       admin = new ApiClient(service.origin, service.ca, ADMIN);
       client = admin.withKey(key);
       // The first batch after the restart, while the in-memory read models are still being
@@ -93,12 +94,12 @@ describe('webhook deliveries survive SIGKILL', () => {
               .filter((r) => r.reply === 200)
               .map((r) => r.json.data.id),
           ).size === TRUNKS,
-        30_000,
+        SETTLE_DEADLINE_MS,
         'every delivery acknowledged',
       );
       await receiver.waitFor(
         () => receiver.on('/calls').some((r) => r.json.data.calls[0]?.id === 'call_after_restart_1'),
-        20_000,
+        SETTLE_DEADLINE_MS,
         'the call.completed of the first batch after the restart',
       );
       expect(verifyStandardWebhook(calls.secret, receiver.on('/calls')[0].headers, receiver.on('/calls')[0].body)).toBe(
@@ -126,5 +127,5 @@ describe('webhook deliveries survive SIGKILL', () => {
       await receiver.stop();
       await removeDataDir(dataDir, orphans);
     }
-  }, 180_000);
+  });
 });

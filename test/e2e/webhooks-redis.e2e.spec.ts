@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { useIsolatedSchema } from '../support/postgres';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
@@ -29,7 +30,7 @@ describe('webhooks on PostgreSQL and Redis', () => {
     app = await startTestApp(env);
     // A second instance on the same stores: its worker polls the same due queue.
     second = await startTestApp(env);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await second?.stop();
@@ -47,7 +48,11 @@ describe('webhooks on PostgreSQL and Redis', () => {
     ).body;
     expect((await client.get('/v1/webhook-endpoints')).body.pagination.total).toBe(1);
     const trunk = (await client.post('/v1/trunks', trunkBody())).body;
-    await receiver.waitFor(() => receiver.on('/redis').some((r) => r.reply === 200), 15_000, 'the retried delivery');
+    await receiver.waitFor(
+      () => receiver.on('/redis').some((r) => r.reply === 200),
+      SETTLE_DEADLINE_MS,
+      'the retried delivery',
+    );
     const [first, second] = receiver.on('/redis');
     expect(first.json.id).toBe(second.json.id);
     expect(second.json).toMatchObject({ type: 'trunk.created', data: { id: trunk.id } });

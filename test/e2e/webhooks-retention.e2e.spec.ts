@@ -84,5 +84,5 @@ describe('webhook delivery retention', () => {
       expect.objectContaining({ id: pending, status: 'pending' }),
     ]);
     expect(receiver.on('/retention-ok')).toHaveLength(1);
-  }, 60_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { expectError } from '../support/http-client';
@@ -27,7 +28,7 @@ describe('webhooks refuse private addresses unless allowed', () => {
       WEBHOOK_RETRY_SCHEDULE_MS: '100',
       WEBHOOK_POLL_INTERVAL_MS: '50',
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();
@@ -72,7 +73,7 @@ describe('webhooks refuse private addresses unless allowed', () => {
     do {
       await new Promise((resolve) => setTimeout(resolve, 100));
       delivery = (await client.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`)).body.deliveries[0];
-    } while (delivery.status === 'pending' && Date.now() - started < 15_000);
+    } while (delivery.status === 'pending' && Date.now() - started < SETTLE_DEADLINE_MS);
     expect(delivery).toMatchObject({
       status: 'failed',
       failure_reason: 'exhausted',

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { mkdtempSync } from 'node:fs';
 import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
@@ -65,7 +66,11 @@ export class WebhookReceiver {
     return this.received.filter((r) => r.path === path);
   }
 
-  async waitFor(predicate: (all: ReceivedWebhook[]) => boolean, timeoutMs = 15_000, what = 'webhooks'): Promise<void> {
+  async waitFor(
+    predicate: (all: ReceivedWebhook[]) => boolean,
+    timeoutMs = SETTLE_DEADLINE_MS,
+    what = 'webhooks',
+  ): Promise<void> {
     const started = Date.now();
     while (!predicate(this.received)) {
       if (Date.now() - started > timeoutMs)
@@ -89,7 +94,7 @@ export { verifyStandardWebhook } from '../unit/webhooks/standard-webhooks.verifi
 export async function eventually<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 15_000,
+  timeoutMs = SETTLE_DEADLINE_MS,
 ): Promise<T> {
   const started = Date.now();
   for (;;) {

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
@@ -21,7 +22,7 @@ describe('webhooks over HTTPS against a local receiver', () => {
   beforeAll(async () => {
     await receiver.start();
     app = await startTestApp({ ...ENV, WEBHOOK_CA_FILE: receiver.caFile });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();
@@ -156,7 +157,7 @@ describe('webhooks over HTTPS against a local receiver', () => {
       });
       const rotated = await client.post(`/v1/trunks/${trunkId}/rotate-password`);
       await client.delete(`/v1/trunks/${trunkId}`);
-      await receiver.waitFor(() => receiver.on(all).length >= 4, 15_000, 'four trunk events');
+      await receiver.waitFor(() => receiver.on(all).length >= 4, SETTLE_DEADLINE_MS, 'four trunk events');
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Deliveries run concurrently and may arrive in any order (docs/webhooks.md); created_at
       // gives the order of the writes.

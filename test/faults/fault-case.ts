@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import type { FaultEnvironment } from './fault-env';
 import type { FaultRow } from './fault-table';
 import { MIXED, Traffic, type TrafficMix } from './traffic';
@@ -48,7 +49,7 @@ export async function runFaultCase(env: FaultEnvironment, spec: FaultSpec): Prom
     await traffic.acknowledged(BEFORE);
     injected = await spec.inject(env);
     recoveryMs = await recovered(traffic, injected.window[1], spec.mix ?? MIXED);
-    await traffic.acknowledged(AFTER, 60_000);
+    await traffic.acknowledged(AFTER);
   } finally {
     await traffic.stop();
   }
@@ -85,7 +86,7 @@ export async function runFaultCase(env: FaultEnvironment, spec: FaultSpec): Prom
  */
 async function recovered(traffic: Traffic, repairedAt: number, mix: TrafficMix): Promise<number> {
   const writes = mix.create + mix.update + mix.rotate > 0 ? ['create', 'update', 'rotate'] : ['ingest'];
-  while (Date.now() - repairedAt < 60_000) {
+  while (Date.now() - repairedAt < SETTLE_DEADLINE_MS) {
     const first = traffic.ledger.samples.find(
       (s) => s.start >= repairedAt && s.status >= 200 && s.status < 300 && writes.includes(s.op),
     );

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { EVENT_SCHEMA, type FaultEnvironment } from './fault-env';
 import type { FaultSpec, Injected } from './fault-case';
 
@@ -58,7 +59,8 @@ async function killDuringReplay(env: FaultEnvironment): Promise<Injected> {
   const started = Date.now();
   // The checkpoint reappears with the first replayed batch.
   while ((await checkpointOrNull(env)) === null) {
-    if (Date.now() - started > 30_000) throw new Error('the replay did not start within 30 s');
+    if (Date.now() - started > SETTLE_DEADLINE_MS)
+      throw new Error(`the replay did not start within ${SETTLE_DEADLINE_MS} ms`);
     await sleep(5);
   }
   await env.killService();
@@ -83,7 +85,7 @@ async function killChdbWorker(env: FaultEnvironment): Promise<Injected> {
   for (;;) {
     const successor = env.chdbWorkerPid();
     if (successor !== null && successor !== victim) break;
-    if (Date.now() - from > 30_000) throw new Error('no new chDB process within 30 s');
+    if (Date.now() - from > SETTLE_DEADLINE_MS) throw new Error(`no new chDB process within ${SETTLE_DEADLINE_MS} ms`);
     await sleep(20);
   }
   return { window: [from, Date.now()] };

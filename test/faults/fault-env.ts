@@ -1,3 +1,4 @@
+import { START_DEADLINE_MS } from '../support/deadlines';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +85,7 @@ export class FaultEnvironment {
   }
 
   async startService(): Promise<void> {
-    this.service = await startServiceProcess(this.env, 90_000);
+    this.service = await startServiceProcess(this.env);
   }
 
   async killService(): Promise<void> {
@@ -144,7 +145,7 @@ export class FaultEnvironment {
   }
 
   /** Readiness: both stores answer and the read models have caught up. */
-  async waitReady(timeoutMs = 60_000): Promise<number> {
+  async waitReady(timeoutMs = START_DEADLINE_MS): Promise<number> {
     const started = Date.now();
     const probe = this.client(null);
     for (;;) {

@@ -25,38 +25,34 @@ describe('fault suite: no acknowledged write lost, nothing counted twice, fast 5
 
   beforeAll(async () => {
     env = await FaultEnvironment.start();
-  }, 180_000);
+  });
 
   afterAll(async () => {
     if (rows.length > 0) process.stdout.write(`\nFault suite\n\n${formatFaultTable(rows)}\n\n`);
     await env?.stop();
-  }, 60_000);
+  });
 
-  it.each(selected.map((c) => [c.name, c] as const))(
-    '%s',
-    async (_name, spec) => {
-      const logFrom = env.output().length;
-      const outcome: FaultOutcome = await runFaultCase(env, spec);
-      if (process.env.FAULT_LOG_DIR)
-        writeFileSync(
-          join(process.env.FAULT_LOG_DIR, `${spec.name.replace(/\W+/g, '-')}.log`),
-          env.output().slice(logFrom),
-        );
-      rows.push(outcome.row);
-      const broken = `broken from ${new Date(outcome.window[0]).toISOString()} to ${new Date(outcome.window[1]).toISOString()}`;
-      expect({
-        lost: outcome.verification.lost.slice(0, 20),
-        duplicated: outcome.verification.duplicated.slice(0, 20),
-        unexpected: outcome.unexpected.slice(0, 20),
-        broken,
-      }).toEqual({ lost: [], duplicated: [], unexpected: [], broken });
-      expect(outcome.strayConnectionErrors).toBe(0);
-      expect(outcome.row.acknowledged).toBeGreaterThan(0);
-      expect(outcome.row.found).toBe(outcome.row.acknowledged);
-      expect(outcome.row.maxLatencyDownMs).toBeLessThan(HANG_BOUND_MS);
-      expect(outcome.row.recoveryMs).toBeGreaterThanOrEqual(0);
-      expect(outcome.row.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
-    },
-    240_000,
-  );
+  it.each(selected.map((c) => [c.name, c] as const))('%s', async (_name, spec) => {
+    const logFrom = env.output().length;
+    const outcome: FaultOutcome = await runFaultCase(env, spec);
+    if (process.env.FAULT_LOG_DIR)
+      writeFileSync(
+        join(process.env.FAULT_LOG_DIR, `${spec.name.replace(/\W+/g, '-')}.log`),
+        env.output().slice(logFrom),
+      );
+    rows.push(outcome.row);
+    const broken = `broken from ${new Date(outcome.window[0]).toISOString()} to ${new Date(outcome.window[1]).toISOString()}`;
+    expect({
+      lost: outcome.verification.lost.slice(0, 20),
+      duplicated: outcome.verification.duplicated.slice(0, 20),
+      unexpected: outcome.unexpected.slice(0, 20),
+      broken,
+    }).toEqual({ lost: [], duplicated: [], unexpected: [], broken });
+    expect(outcome.strayConnectionErrors).toBe(0);
+    expect(outcome.row.acknowledged).toBeGreaterThan(0);
+    expect(outcome.row.found).toBe(outcome.row.acknowledged);
+    expect(outcome.row.maxLatencyDownMs).toBeLessThan(HANG_BOUND_MS);
+    expect(outcome.row.recoveryMs).toBeGreaterThanOrEqual(0);
+    expect(outcome.row.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
+  });
 });

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import type { Redis } from 'ioredis';
 import { ApiResponse } from '../support/http-client';
 import { RedisTestContext, deleteNamespace } from '../support/redis';
@@ -17,7 +18,7 @@ describe('after Redis lost every key of the service', () => {
   beforeAll(async () => {
     redis = await redisContext.client();
     app = await startTestApp({ REDIS_URL: TEST_REDIS_URL });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.stop();
@@ -32,7 +33,7 @@ describe('after Redis lost every key of the service', () => {
     await deleteNamespace(redis, app.config.redisNamespace);
     const answers: ApiResponse[] = [];
     const started = Date.now();
-    while (Date.now() - started < 20_000) {
+    while (Date.now() - started < SETTLE_DEADLINE_MS) {
       const answer = await client.get(`/v1/trunks/${created.body.id}`);
       answers.push(answer);
       if (answer.status === 200) break;
@@ -45,7 +46,7 @@ describe('after Redis lost every key of the service', () => {
     expect(seen.filter((s) => s !== '200' && s !== '503 with Retry-After')).toEqual([]);
     expect(seen[seen.length - 1]).toBe('200');
     expect(answers[answers.length - 1].body.name).toBe(created.body.name);
-  }, 60_000);
+  });
 
   it('answers ingestion for a trunk not replayed yet with 503, never by rejecting the record as unknown_trunk', async () => {
     const { client, accountId } = await provisionAccount(app, ['full'], 'Gateway owner');
@@ -69,7 +70,7 @@ describe('after Redis lost every key of the service', () => {
     await deleteNamespace(redis, app.config.redisNamespace);
     const seen: string[] = [];
     const started = Date.now();
-    while (Date.now() - started < 20_000) {
+    while (Date.now() - started < SETTLE_DEADLINE_MS) {
       const answer = await gateway.post('/v1/ingest/calls', [record]);
       seen.push(
         answer.status === 200
@@ -83,5 +84,5 @@ describe('after Redis lost every key of the service', () => {
     expect(seen.filter((s) => s !== '200 accepted 1' && s !== '503 with Retry-After')).toEqual([]);
     expect(seen[seen.length - 1]).toBe('200 accepted 1');
     expect((await client.get(`/v1/calls/${record.id}`)).status).toBe(200);
-  }, 60_000);
+  });
 });

@@ -24,15 +24,29 @@ describe('restoring onSend hook', () => {
     };
     return { fake, headers };
   }
-  const request = (routeUrl: string | undefined) =>
-    ({ id: 'req-1', routeOptions: { url: routeUrl } }) as unknown as FastifyRequest;
-  const hook = (restoring: boolean | Error) =>
+  const request = (routeUrl: string | undefined, restoreMark: unknown = 'mark-at-start') =>
+    ({ id: 'req-1', routeOptions: { url: routeUrl }, restoreMark }) as unknown as FastifyRequest;
+  /** `restoring`: what the read models answer for the request's mark (since it started, or now). */
+  const hook = (restoring: boolean | Error, seen: unknown[] = []) =>
     restoringOnSend({
-      restoring: async () => {
+      restoreMark: () => 'mark-now',
+      restoringSince: async (mark: unknown) => {
+        seen.push(mark);
         if (restoring instanceof Error) throw restoring;
         return restoring;
       },
     });
+
+  it('judges a 404 by the restore mark the request took when it started, or by now when it has none', async () => {
+    const seen: unknown[] = [];
+    await hook(true, seen)(request('/v1/trunks/:trunk_id'), reply(404).fake as unknown as FastifyReply, NOT_FOUND);
+    await hook(true, seen)(
+      request('/v1/trunks/:trunk_id', null),
+      reply(404).fake as unknown as FastifyReply,
+      NOT_FOUND,
+    );
+    expect(seen).toEqual(['mark-at-start', 'mark-now']);
+  });
 
   it("turns a matched route's 404 into 503 service_unavailable with Retry-After while restoring", async () => {
     const { fake, headers } = reply(404);

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { generateCalls, type CallRecordInput } from '../../src/tools/call-generator';
 import type { ApiResponse } from '../support/http-client';
 import { trunkBody } from '../support/trunk-requests';
@@ -48,7 +49,7 @@ export class Traffic {
   }
 
   /** Resolves once `count` more writes or records were acknowledged (or throws after timeoutMs). */
-  async acknowledged(count: number, timeoutMs = 60_000): Promise<void> {
+  async acknowledged(count: number, timeoutMs = SETTLE_DEADLINE_MS): Promise<void> {
     const target = this.ledger.acknowledgedWrites + this.ledger.acknowledgedCalls.size + count;
     const started = Date.now();
     while (this.ledger.acknowledgedWrites + this.ledger.acknowledgedCalls.size < target) {

@@ -22,7 +22,7 @@ let clickhouse: ClickHouseExecutor;
 
 beforeAll(async () => {
   clickhouse = await createClickHouse({ url: null, dataDir });
-}, 60_000);
+});
 
 afterAll(async () => {
   await clickhouse?.close();
@@ -141,5 +141,5 @@ describe('CallRecordWriter on embedded chDB', () => {
       true,
       true,
     ]);
-  }, 60_000);
+  });
 });

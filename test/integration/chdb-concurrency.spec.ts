@@ -103,7 +103,7 @@ describe('embedded ClickHouse under concurrent load', () => {
     } finally {
       await ch.close();
     }
-  }, 120_000);
+  });
 
   it('inserts 10,000-row batches of about 2 KB a row', async () => {
     const ch = await open();
@@ -116,7 +116,7 @@ describe('embedded ClickHouse under concurrent load', () => {
     } finally {
       await ch.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('embedded ClickHouse lifecycle', () => {
@@ -139,7 +139,7 @@ describe('embedded ClickHouse lifecycle', () => {
     } finally {
       await reopened.close();
     }
-  }, 60_000);
+  });
 
   it('fails the calls a crashed worker held as unavailable, and starts a new worker for the next call', async () => {
     const ch = await open();
@@ -158,5 +158,5 @@ describe('embedded ClickHouse lifecycle', () => {
     } finally {
       await ch.close();
     }
-  }, 60_000);
+  });
 });

@@ -82,7 +82,7 @@ describe('account-level rollups (migration 4)', () => {
 
   beforeAll(async () => {
     ch = await createClickHouse({ url: null, dataDir: join(root, 'ch'), migrations: [] });
-  }, 60_000);
+  });
   afterAll(() => ch?.close());
 
   it('backfills from the trunk-level tables when the migration meets existing calls', async () => {
@@ -94,7 +94,7 @@ describe('account-level rollups (migration 4)', () => {
     expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([4]);
     await expectRollupsEqualSources(ch);
     expect(await totalCalls(ch)).toBe(1500);
-  }, 60_000);
+  });
 
   it('follows new calls and retracted versions through the cascading views', async () => {
     await insertCalls(ch, 1500, 3000, 1, 1);
@@ -103,11 +103,11 @@ describe('account-level rollups (migration 4)', () => {
     await insertCalls(ch, 1000, 1200, 2, 1, true);
     await expectRollupsEqualSources(ch);
     expect(await totalCalls(ch)).toBe(3000);
-  }, 60_000);
+  });
 
   it('applies nothing, and counts nothing twice, when migrations run again', async () => {
     expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([]);
     await expectRollupsEqualSources(ch);
     expect(await totalCalls(ch)).toBe(3000);
-  }, 60_000);
+  });
 });

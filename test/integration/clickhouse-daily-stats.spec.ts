@@ -85,7 +85,7 @@ describe('daily call aggregates', () => {
 
   beforeAll(async () => {
     ch = await createClickHouse({ url: null, dataDir: join(root, 'ch'), migrations: [] });
-  }, 60_000);
+  });
   afterAll(() => ch?.close());
 
   it('backfills from the hourly aggregates when the migration meets existing calls', async () => {
@@ -113,7 +113,7 @@ describe('daily call aggregates', () => {
     expect(raw.length).toBeGreaterThan(100);
     expect(hourly).toEqual(raw);
     expect(dailyHist).toEqual(raw);
-  }, 60_000);
+  });
 
   it('follows new calls and retracted versions through the cascading view', async () => {
     await ch.insert(
@@ -138,11 +138,11 @@ describe('daily call aggregates', () => {
     expect(total).toBe(calls.length);
     const failed = daily.reduce((sum, r) => sum + Number((r as { failed: number }).failed), 0);
     expect(failed).toBe(calls.filter((c, i) => i % 10 === 0 || c.status === 'failed').length);
-  }, 60_000);
+  });
 
   it('applies nothing, and counts nothing twice, when migrations run again', async () => {
     const before = await perDayFromDaily(ch);
     expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([]);
     expect(await perDayFromDaily(ch)).toEqual(before);
-  }, 60_000);
+  });
 });

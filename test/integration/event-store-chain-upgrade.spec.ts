@@ -72,7 +72,7 @@ function upgradeCases(open: (logs: string[]) => Promise<EventStore>, raw: () => 
     } finally {
       await after.close();
     }
-  }, 60_000);
+  });
 }
 
 const logger = (logs: string[]) => ({

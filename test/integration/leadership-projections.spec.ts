@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ const trunkRenamed = (id: string, name: string): NewEvent => ({
 async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
-    if (Date.now() - started > 15_000) throw new Error(`gave up waiting: ${what}`);
+    if (Date.now() - started > SETTLE_DEADLINE_MS) throw new Error(`gave up waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -111,21 +112,24 @@ describe('projections under leadership', () => {
       return last!;
     };
     const first = await append(20);
-    expect(await Promise.all(leds.map(({ led }) => led.shared.waitFor(first, 10_000)))).toEqual([true, true]);
+    expect(await Promise.all(leds.map(({ led }) => led.shared.waitFor(first, SETTLE_DEADLINE_MS)))).toEqual([
+      true,
+      true,
+    ]);
     const leader = leaderships.findIndex((l) => l.leading);
     expect(leaderships.filter((l) => l.leading)).toHaveLength(1);
 
     await leds[leader].proxy.cut(); // the leader loses Redis, as in a crash: no release, no renewal
     const second = await append(20);
     const survivor = leds[1 - leader].led;
-    expect(await survivor.shared.waitFor(second, 15_000)).toBe(true);
+    expect(await survivor.shared.waitFor(second, SETTLE_DEADLINE_MS)).toBe(true);
     await until(() => !leaderships[leader].leading, 'the crashed leader ends its term');
     const redis = await context.client('check');
     const stored = (await events.readAll({ after: null, maxCount: 10_000 })).length;
     expect(Number(await redis.hget(prefix + appliedKey('read-models'), 'events'))).toBe(stored);
     await Promise.all(leaderships.map((l) => l.stop()));
     await leds[1 - leader].proxy.cut();
-  }, 60_000);
+  });
 
   describe('the trunk dimension on a shared ClickHouse', () => {
     let clickhouse: ClickHouseExecutor;
@@ -148,7 +152,7 @@ describe('projections under leadership', () => {
       const leaderships = led.map((l) => l.start());
       await dimensionEvents.append('trunk-conn_1', [trunkCreated('conn_1', 'First name')], 'no_stream');
       const { position } = await dimensionEvents.append('trunk-conn_1', [trunkRenamed('conn_1', 'Second name')], 0);
-      expect(await Promise.all(led.map((l) => l.shared.waitFor(position, 10_000)))).toEqual([true, true]);
+      expect(await Promise.all(led.map((l) => l.shared.waitFor(position, SETTLE_DEADLINE_MS)))).toEqual([true, true]);
       expect(leaderships.filter((l) => l.leading)).toHaveLength(1);
       const rows = await clickhouse.query<{ name: string }>(
         "SELECT name FROM trunk_dimension FINAL WHERE trunk_id = 'conn_1'",

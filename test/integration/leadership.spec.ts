@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import type { Redis } from 'ioredis';
 import { FencedOffError, LeaderTerm, Leadership } from '../../src/infrastructure/cluster/leader-lease.port';
 import { leaseKeys } from '../../src/infrastructure/cluster/lease-keys';
@@ -10,7 +11,11 @@ import { startTcpProxy } from '../support/tcp-proxy';
 
 const TTL_MS = 600;
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, limitMs = 15_000): Promise<void> {
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = SETTLE_DEADLINE_MS,
+): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
     if (Date.now() - started > limitMs) throw new Error(`gave up waiting: ${what}`);
@@ -59,6 +64,25 @@ describe('leader lease (Redis)', () => {
     expect(log.terms[1].fencingToken).toBeGreaterThan(log.terms[0].fencingToken);
     expect(log.maxRunning).toBe(1);
     await Promise.all(leaderships.map((l) => l.stop()));
+    expect(await redis.exists(leaseKeys(namespace, 'job').lease)).toBe(0);
+  });
+
+  it('stops a task whose lease was won while the stop was on its way (the acquire in flight)', async () => {
+    const namespace = context.namespace();
+    const lease = new RedisLeaderLease(redis, namespace, { ttlMs: TTL_MS, instanceId: 'stopping' });
+    let started = 0;
+    let sawStop = false;
+    const leadership = lease.runWhileLeader('job', async (term) => {
+      started += 1;
+      await new Promise<void>((resolve) =>
+        term.signal.aborted ? resolve() : term.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      sawStop = term.signal.aborted;
+    });
+    // The campaign's first acquire has been sent and not answered: the stop lands before the win.
+    await leadership.stop();
+    expect(started <= 1 && (started === 0 || sawStop)).toBe(true);
+    expect(leadership.leading).toBe(false);
     expect(await redis.exists(leaseKeys(namespace, 'job').lease)).toBe(0);
   });
 

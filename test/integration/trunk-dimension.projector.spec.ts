@@ -18,7 +18,7 @@ const root = mkdtempSync(join(tmpdir(), 'trunkline-trunk-dimension-'));
 let clickhouse: ClickHouseExecutor;
 beforeAll(async () => {
   clickhouse = await createClickHouse({ url: null, dataDir: root });
-}, 60_000);
+});
 afterAll(async () => {
   await clickhouse?.close();
   await rm(root, { recursive: true, force: true });

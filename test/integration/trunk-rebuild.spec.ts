@@ -109,5 +109,5 @@ describe('rebuilding the read models from zero', () => {
       (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
     for (let i = 0; i < 200 && !(await caughtUp()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await readModelSnapshot(redis, namespace)).toEqual(live);
-  }, 120_000);
+  });
 });

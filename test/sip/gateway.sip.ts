@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,16 +73,20 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     });
     spooled = await trunk();
     spooledAt = Date.now();
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await group.stopAll();
     rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+  });
 
   /** Every SIPp call has its record, with the setup and talk time SIPp measured. */
   async function expectRecorded(trunkId: string, sipp: SippCall[]): Promise<any[]> {
-    await until('the call records in GET /v1/calls', async () => (await listed(trunkId)).length >= sipp.length, 20_000);
+    await until(
+      'the call records in GET /v1/calls',
+      async () => (await listed(trunkId)).length >= sipp.length,
+      SETTLE_DEADLINE_MS,
+    );
     const records = await listed(trunkId);
     expect(records).toHaveLength(sipp.length);
     const byId = new Map(records.map((r) => [r.id, r]));
@@ -116,7 +121,7 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     const line = await trunk();
     const run = await refused({ user: line.sip_username, password: 'not-the-password' });
     succeeded(run);
-    await until('the rejection', async () => (await rejections(line.id)).length === 1, 10_000);
+    await until('the rejection', async () => (await rejections(line.id)).length === 1, SETTLE_DEADLINE_MS);
     expect((await rejections(line.id))[0]).toMatchObject({
       reason: 'auth_failed',
       sip_code: 403,
@@ -136,7 +141,7 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     succeeded(await refused({ user: line.sip_username, password: PASSWORD }));
     const fresh = await calls({ user: line.sip_username, password: rotated.body.sip_password, calls: 1, pauseMs: 100 });
     succeeded(fresh);
-    await until('the rejection', async () => (await rejections(line.id)).length === 1, 10_000);
+    await until('the rejection', async () => (await rejections(line.id)).length === 1, SETTLE_DEADLINE_MS);
     expect((await rejections(line.id))[0].reason).toBe('auth_failed');
   });
 
@@ -154,7 +159,7 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     await until(
       'both rejections',
       async () => (await rejections(inactive.id)).length + (await rejections(fenced.id)).length === 2,
-      10_000,
+      SETTLE_DEADLINE_MS,
     );
     expect((await rejections(inactive.id))[0]).toMatchObject({ reason: 'trunk_inactive', sip_code: 403 });
     expect((await rejections(fenced.id))[0]).toMatchObject({
@@ -171,7 +176,7 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     await until(
       'the rejection and the call',
       async () => (await rejections(line.id)).length === 1 && (await listed(line.id)).length === 1,
-      10_000,
+      SETTLE_DEADLINE_MS,
     );
     expect((await rejections(line.id))[0]).toMatchObject({ reason: 'agent_unreachable', sip_code: 408 });
     expect((await listed(line.id))[0]).toMatchObject({
@@ -203,5 +208,5 @@ describe('the reference SIP gateway under real SIP traffic', () => {
     succeeded(whileAway);
     const records = await expectRecorded(line.id, [...warm.calls, ...first.calls, ...whileAway.calls]);
     expect(new Set(records.map((r) => r.id)).size).toBe(16);
-  }, 120_000);
+  });
 });

@@ -6,7 +6,7 @@ module.exports = {
   testMatch: ['**/*.sip.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
-  testTimeout: 120000,
+  testTimeout: Number(process.env.TEST_DEADLINE_MS ?? 300000), // test/support/deadlines.ts
   maxWorkers: 1,
   reporters: ['default'],
 };

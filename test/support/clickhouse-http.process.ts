@@ -1,3 +1,4 @@
+import { START_DEADLINE_MS } from './deadlines';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -13,7 +14,10 @@ export interface ClickHouseHttpServer {
  * data directory per process, and the test process stays free of the engine. The server picks a
  * free loopback port and reports it over IPC.
  */
-export async function startClickHouseHttpServer(dataDir: string, timeoutMs = 30_000): Promise<ClickHouseHttpServer> {
+export async function startClickHouseHttpServer(
+  dataDir: string,
+  timeoutMs = START_DEADLINE_MS,
+): Promise<ClickHouseHttpServer> {
   const child = fork(join(__dirname, 'clickhouse-http.server.ts'), [dataDir], {
     execArgv: ['--require', require.resolve('@swc-node/register')],
     // TZ as a server container usually has it; the executor contract asks for explicit zones anyway.

@@ -1,3 +1,4 @@
+import { START_DEADLINE_MS } from './deadlines';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ApiClient } from './http-client';
@@ -19,7 +20,7 @@ export function runToExit(
   entry: string,
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = START_DEADLINE_MS,
 ): Promise<Finished> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, entry), ...args], {
     cwd: ROOT,

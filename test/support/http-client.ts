@@ -16,8 +16,10 @@ export class ApiClient {
     readonly origin: string,
     ca: string | null,
     private readonly defaultKey: string | null = null,
+    /** localAddress: the loopback address to connect from (a client address of its own, 127.0.0.N). */
+    connect: { localAddress?: string } = {},
   ) {
-    this.agent = new Agent({ connect: ca ? { ca } : {}, connections: 16 });
+    this.agent = new Agent({ connect: { ...(ca ? { ca } : {}), ...connect }, connections: 16 });
   }
 
   withKey(key: string | null): ApiClient {

@@ -35,6 +35,6 @@ async function dropSchema(schema: string, url: string): Promise<void> {
 export function useIsolatedSchema(prefix = 'test'): { url: string; schema: string } {
   const url = testDatabaseUrl();
   const schema = uniqueSchemaName(prefix);
-  afterAll(() => dropSchema(schema, url), 30_000);
+  afterAll(() => dropSchema(schema, url));
   return { url, schema };
 }

@@ -1,3 +1,4 @@
+import { START_DEADLINE_MS } from './deadlines';
 import { execFile } from 'node:child_process';
 import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,7 +96,7 @@ export class PrivatePostgres {
       '30',
       'start',
     ]);
-    await until(`PostgreSQL on ${this.port}`, () => this.answers(), 15_000);
+    await until(`PostgreSQL on ${this.port}`, () => this.answers(), START_DEADLINE_MS);
   }
 
   /** `immediate`: no clean shutdown, as a crashed server; WAL replay on the next start. */

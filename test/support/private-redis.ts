@@ -1,3 +1,4 @@
+import { START_DEADLINE_MS } from './deadlines';
 import { ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { freePort, until } from './free-port';
@@ -44,7 +45,7 @@ export class PrivateRedis {
     child.once('exit', () => {
       if (this.process === child) this.process = null;
     });
-    await until(`redis-server on ${this.port}`, () => this.answersPing(), 10_000);
+    await until(`redis-server on ${this.port}`, () => this.answersPing(), START_DEADLINE_MS);
   }
 
   /** SIGKILL: the server goes away at once, as a crashed or OOM-killed Redis does. */

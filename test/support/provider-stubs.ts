@@ -21,6 +21,8 @@ export interface HttpStub {
   /** http://127.0.0.1:<port> */
   url: string;
   requests: SeenRequest[];
+  /** Requests left hanging ('hang') whose client closed the connection: it gave up by itself. */
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -29,16 +31,20 @@ export type StubAnswer = (request: SeenRequest) => number | 'hang';
 
 export async function startHttpStub(answer: StubAnswer, extraHeaders: Record<string, string> = {}): Promise<HttpStub> {
   const requests: SeenRequest[] = [];
+  let abandoned = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers };
     requests.push(seen);
     const status = answer(seen);
-    if (status === 'hang') return;
+    if (status === 'hang') {
+      req.socket.once('close', () => (abandoned += 1));
+      return;
+    }
     res.writeHead(status, { 'content-type': 'application/json', ...extraHeaders });
     res.end(JSON.stringify({ error: { message: 'stub answer' } }));
   });
   const port = await listen(server);
-  return { url: `http://127.0.0.1:${port}`, requests, close: closer(server) };
+  return { url: `http://127.0.0.1:${port}`, requests, abandoned: () => abandoned, close: closer(server) };
 }
 
 /** A port nothing listens on: connecting is refused. */
@@ -86,6 +92,8 @@ export interface WebSocketStub {
   upgrades: SeenUpgrade[];
   /** TCP connections accepted, whether or not any TLS or HTTP followed. */
   connections(): number;
+  /** Upgrades left hanging ('hang') whose client closed the connection: it gave up by itself. */
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -97,6 +105,7 @@ export async function startWebSocketStub(
 ): Promise<WebSocketStub> {
   const upgrades: SeenUpgrade[] = [];
   let connections = 0;
+  let abandoned = 0;
   const server = createHttpsServer(tls);
   const close = closer(server);
   server.on('connection', () => connections++);
@@ -131,11 +140,12 @@ export async function startWebSocketStub(
       case 'drop':
         return socket.destroy();
       case 'hang':
+        socket.once('close', () => (abandoned += 1));
         return undefined;
     }
   });
   const port = await listen(server);
-  return { port, upgrades, connections: () => connections, close };
+  return { port, upgrades, connections: () => connections, abandoned: () => abandoned, close };
 }
 
 async function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {

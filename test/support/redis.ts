@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS, START_DEADLINE_MS } from './deadlines';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
@@ -32,9 +33,13 @@ export class RedisTestContext {
   constructor(private readonly name: string) {}
 
   async client(role = 'main'): Promise<Redis> {
-    const redis = createRedisClient(testRedisUrl(), { connectionName: `test:${this.name}:${role}` });
+    const redis = createRedisClient(testRedisUrl(), {
+      connectionName: `test:${this.name}:${role}`,
+      // A busy machine may hold a command past the service's 1 s: these clients are not what is tested.
+      commandTimeoutMs: SETTLE_DEADLINE_MS,
+    });
     this.clients.push(redis);
-    await waitForReady(redis, 5000);
+    await waitForReady(redis, START_DEADLINE_MS);
     return redis;
   }
 

@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS, START_DEADLINE_MS } from './deadlines';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,10 @@ export interface ServiceProcess {
 const ROOT = join(__dirname, '..', '..');
 
 /** The real service as its own process (`src/main.ts` through swc), for signal and crash tests. */
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  timeoutMs = START_DEADLINE_MS,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {
@@ -25,6 +29,8 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // See test-app.ts: a busy machine may hold a Redis command past the production 1 s.
+      REDIS_COMMAND_TIMEOUT_MS: String(SETTLE_DEADLINE_MS),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,7 +67,7 @@ export function childPids(pid: number): number[] {
 }
 
 /** Resolves once none of the pids exists any more (a killed worker is reaped by init). */
-export async function waitForExit(pids: readonly number[], timeoutMs = 15_000): Promise<void> {
+export async function waitForExit(pids: readonly number[], timeoutMs = SETTLE_DEADLINE_MS): Promise<void> {
   const started = Date.now();
   const alive = (pid: number): boolean => {
     try {
@@ -98,5 +104,17 @@ export async function killServiceTree(service: ServiceProcess): Promise<void> {
 /** Removes a test's data directory after every process that wrote into it is gone. */
 export async function removeDataDir(dataDir: string, writers: readonly number[] = []): Promise<void> {
   await waitForExit(writers);
-  rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  // A file a dying writer flushed last can appear while the tree is being removed (ENOTEMPTY):
+  // go again until the directory is gone, however slowly the machine lets the writer finish.
+  const started = Date.now();
+  for (;;) {
+    try {
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || Date.now() - started > SETTLE_DEADLINE_MS)
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }

@@ -115,6 +115,10 @@ export class RedisLeaderLease implements LeaderLease {
     const keys = leaseKeys(this.namespace, term.name);
     const onStop = () => term.resign('instance stopping');
     stopped.addEventListener('abort', onStop);
+    // A stop that came while the winning acquire was in flight has fired its abort already: the
+    // listener would never hear it, and the task would run on past the stop (a SIGTERM that
+    // hung until the shutdown deadline, found under load with three instances campaigning).
+    if (stopped.aborted) onStop();
     const renewing = this.renew(term, keys.lease, acquiredAt);
     let failed = false;
     try {

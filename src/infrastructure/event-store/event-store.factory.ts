@@ -22,6 +22,11 @@ export interface CreateEventStoreOptions {
   logger?: EventStoreLogger;
   /** PostgreSQL connections; at least the number of concurrent writers, plus one for readers. */
   poolSize?: number;
+  /**
+   * PostgreSQL/PGlite: how long an idle subscription waits for a change signal before it reads
+   * anyway (250 ms by default); EventStoreDB pushes and has no poll.
+   */
+  idlePollMs?: number;
 }
 
 export const DEFAULT_EVENT_STORE_SCHEMA = 'event_store';
@@ -32,14 +37,21 @@ export async function createEventStore(options: CreateEventStoreOptions): Promis
   const logger = options.logger ?? silentLogger;
   const schema = checkSchemaName(options.schema ?? DEFAULT_EVENT_STORE_SCHEMA);
   const url = options.url?.trim();
-  if (!url) return openPglite(join(options.dataDir, 'eventstore'), schema, logger);
+  if (!url) return openPglite(join(options.dataDir, 'eventstore'), schema, logger, options.idlePollMs);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 'postgres' || scheme === 'postgresql') return openPostgres(url, schema, logger, options.poolSize);
+  if (scheme === 'postgres' || scheme === 'postgresql')
+    return openPostgres(url, schema, logger, options.poolSize, options.idlePollMs);
   if (scheme !== undefined && ESDB_SCHEMES.has(scheme)) return openEventStoreDb(url, logger);
   throw new Error(`unsupported event store URL scheme: ${scheme ?? '(none)'}`);
 }
 
-async function openPostgres(url: string, schema: string, logger: EventStoreLogger, poolSize = 20): Promise<EventStore> {
+async function openPostgres(
+  url: string,
+  schema: string,
+  logger: EventStoreLogger,
+  poolSize = 20,
+  idlePollMs?: number,
+): Promise<EventStore> {
   const connection: ClientConfig = {
     connectionString: url,
     options: searchPathOption(schema),
@@ -53,10 +65,15 @@ async function openPostgres(url: string, schema: string, logger: EventStoreLogge
   await migrateOrClose(client, schema, logger);
   logger.info({ adapter: 'postgres', schema }, 'event store ready');
   const crossProcess = new PgNotifications(client, connection, schema, logger);
-  return new PostgresEventStore(client, { logger, crossProcess });
+  return new PostgresEventStore(client, { logger, crossProcess, idlePollMs });
 }
 
-async function openPglite(dir: string, schema: string, logger: EventStoreLogger): Promise<EventStore> {
+async function openPglite(
+  dir: string,
+  schema: string,
+  logger: EventStoreLogger,
+  idlePollMs?: number,
+): Promise<EventStore> {
   let db: PGlite;
   try {
     await mkdir(dir, { recursive: true });
@@ -67,7 +84,7 @@ async function openPglite(dir: string, schema: string, logger: EventStoreLogger)
   const client = new PgliteSqlClient(db);
   await migrateOrClose(client, schema, logger, setSearchPath(schema));
   logger.info({ adapter: 'pglite', dir, schema }, 'event store ready');
-  return new PostgresEventStore(client, { logger });
+  return new PostgresEventStore(client, { logger, idlePollMs });
 }
 
 async function openEventStoreDb(url: string, logger: EventStoreLogger): Promise<EventStore> {

@@ -41,6 +41,7 @@ class Environment {
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must start with redis:// or rediss://' })
   REDIS_URL?: string;
   @IsOptional() @IsString() REDIS_NAMESPACE?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) REDIS_COMMAND_TIMEOUT_MS?: number;
   @IsOptional() @IsIn(['native', 'proxy']) TLS_MODE?: 'native' | 'proxy';
   @IsOptional() @IsString() TLS_CERT_FILE?: string;
   @IsOptional() @IsString() TLS_KEY_FILE?: string;
@@ -101,6 +102,8 @@ export interface AppConfig {
   clickhouseCluster: string | null;
   redisUrl: string | null;
   redisNamespace: string;
+  /** The longest a Redis command may take before it fails (and its request answers 503). */
+  redisCommandTimeoutMs: number;
   tls: { mode: 'native' | 'proxy'; certFile: string | null; keyFile: string | null };
   sipDomain: string;
   rateLimitPerMinute: number;
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     clickhouseCluster: parsed.CLICKHOUSE_CLUSTER ?? null,
     redisUrl: parsed.REDIS_URL ?? null,
     redisNamespace: parsed.REDIS_NAMESPACE ?? 'tl:',
+    redisCommandTimeoutMs: parsed.REDIS_COMMAND_TIMEOUT_MS ?? 1000,
     tls: {
       mode: parsed.TLS_MODE ?? 'native',
       certFile: parsed.TLS_CERT_FILE ?? null,

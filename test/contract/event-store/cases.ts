@@ -16,8 +16,8 @@ export const CASE = {
   readAllOrder: 'readAll: returns events in global order strictly after a position, page by page',
   lateCommit: 'readAll: never returns an event while a transaction ordered before it can still commit',
   batchesInOrder: 'subscribe: delivers batches in global order, one handler call at a time',
-  wakeSameInstance: 'subscribe: wakes within ~20ms on appends through the same instance',
-  wakeOtherInstance: 'subscribe: wakes promptly on appends through another instance',
+  wakeSameInstance: 'subscribe: wakes on appends through the same instance, without waiting for a poll',
+  wakeOtherInstance: 'subscribe: wakes on appends through another instance, without waiting for a poll',
   handlerRetry: 'subscribe: retries a batch whose handler threw and skips nothing',
   stopWaits: 'subscribe: stop() resolves after the in-flight handler finished, and nothing is delivered after',
   concurrentWriters:
@@ -47,13 +47,19 @@ export interface ContractOptions {
   holdOpenAppend?: (streamId: string, event: NewEvent) => Promise<HeldAppend>;
 }
 
+/** How a case wants an instance opened (adapters without the setting ignore it). */
+export interface OpenSettings {
+  /** A subscription's fallback poll while idle (PostgreSQL, PGlite). */
+  idlePollMs?: number;
+}
+
 export interface ContractContext {
   /** The instance the cases share; replaced by reopen(). */
   store(): EventStore;
   /** Closes the shared instance and opens a new one on the same data. */
-  reopen(): Promise<EventStore>;
+  reopen(settings?: OpenSettings): Promise<EventStore>;
   /** An additional instance on the same data (the caller closes it). */
-  open(): Promise<EventStore>;
+  open(settings?: OpenSettings): Promise<EventStore>;
   options: ContractOptions;
 }
 

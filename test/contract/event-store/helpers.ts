@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../../support/deadlines';
 import { randomUUID } from 'node:crypto';
 import {
   comparePositions,
@@ -95,7 +96,7 @@ export class Follower {
     return this.deliveries.map((d) => d.event);
   }
 
-  async waitForCount(count: number, timeoutMs = 10_000): Promise<void> {
+  async waitForCount(count: number, timeoutMs = SETTLE_DEADLINE_MS): Promise<void> {
     await waitUntil(
       () => this.deliveries.length >= count,
       timeoutMs,
@@ -118,5 +119,3 @@ export async function waitUntil(done: () => boolean, timeoutMs: number, describe
 
 export const isStrictlyIncreasing = (positions: GlobalPosition[]): boolean =>
   positions.every((p, i) => i === 0 || comparePositions(positions[i - 1], p) < 0);
-
-export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

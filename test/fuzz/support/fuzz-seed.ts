@@ -1,3 +1,4 @@
+import { SETTLE_DEADLINE_MS } from '../../support/deadlines';
 import { ApiClient } from '../../support/http-client';
 import { TestApp } from '../../support/test-app';
 import { FuzzWorld, Owner } from './fuzz-world';
@@ -15,7 +16,8 @@ export async function buildWorld(app: TestApp): Promise<FuzzWorld> {
       }),
       201,
     )) as { id: string; key: string };
-  const expiresAt = Date.now() + 1500;
+  // Far enough ahead for a busy machine's setup; the app's clock is moved past it at the end.
+  const expiresAt = app.clock.now().getTime() + SETTLE_DEADLINE_MS;
   const own = await account('Fuzz own');
   const other = await account('Fuzz other');
   const issued = {
@@ -48,8 +50,8 @@ export async function buildWorld(app: TestApp): Promise<FuzzWorld> {
   ] as const) {
     await seedTrunksAndCalls(world, app.admin.withKey(full), app.admin.withKey(ingest), owner);
   }
-  // The expiry was set 1.5 s ahead (an instant in the past is refused): wait until it has passed.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 100)));
+  // The expiry was set ahead (an instant in the past is refused): move the app's clock past it.
+  app.clock.advance(Math.max(0, expiresAt - app.clock.now().getTime() + 1000));
   return world;
 }
 
