@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetTrunk } from '../../src/read/trunks/trunk.queries';
+import { GetTrunk } from '../../src/trunks/read/trunk.queries';
 import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { until } from '../support/free-port';
 import { ApiResponse } from '../support/http-client';

@@ -1,4 +1,4 @@
-import { RestoreWatch } from '../../../src/projections/restore-watch';
+import { RestoreWatch } from '../../../src/eventsourcing/restore-watch';
 
 describe('RestoreWatch', () => {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
