@@ -65,7 +65,6 @@ const LAYERS = {
   },
   platform: { may: ['infrastructure', 'shared'], why: 'the floor: HTTP primitives, errors, logging, config' },
   infrastructure: { may: ['shared'], why: 'adapters implement ports and know no feature' },
-  tools: { may: ['shared'], why: 'test and bench data generators' },
   shared: { may: [], why: 'the kernel' },
 };
 
@@ -238,7 +237,7 @@ module.exports = {
       comment: 'A file nothing imports is dead code or a forgotten entry point.',
       from: {
         orphan: true,
-        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/cli/', '^src/tools/', 'chdb-worker\\.entry\\.ts$'],
+        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/cli/', 'chdb-worker\\.entry\\.ts$'],
       },
       to: {},
     },
