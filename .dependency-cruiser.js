@@ -65,7 +65,6 @@ const LAYERS = {
   },
   platform: { may: ['infrastructure', 'shared'], why: 'the floor: HTTP primitives, errors, logging, config' },
   infrastructure: { may: ['shared'], why: 'adapters implement ports and know no feature' },
-  tools: { may: ['shared'], why: 'test and bench data generators' },
   shared: { may: [], why: 'the kernel' },
 };
 
@@ -260,7 +259,6 @@ module.exports = {
           '\\.d\\.ts$',
           '^src/main\\.ts$',
           '^src/cli/',
-          '^src/tools/',
           'chdb-worker\\.entry\\.ts$',
           // The media gateway's entry point and its libraries' barrels (what the entry point imports).
           '^media-gateway/src/main\\.ts$',

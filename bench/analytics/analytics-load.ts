@@ -1,7 +1,7 @@
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { talkOf } from '../../src/calls/ingestion/call-record';
 import { CallRow, EnrichedCallRecord, rowOf } from '../../src/calls/ingestion/call-record.row';
-import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
+import { CallRecordInput, generateCalls } from '../lib/calls/call-generator';
 import type { LoadResult, LoadSpec } from './analytics-messages';
 
 const PROVIDERS = ['openai', 'elevenlabs', 'custom'] as const;

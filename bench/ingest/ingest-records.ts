@@ -1,6 +1,6 @@
 import { type CallRow, type EnrichedCallRecord, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { validateCallRecord } from '../../src/calls/ingestion/call-record.validation';
-import type { CallRecordInput } from '../../src/tools/call-generator';
+import type { CallRecordInput } from '../lib/calls/call-generator';
 import type { RecordSpec } from '../lib/call-records';
 
 /**

@@ -1,4 +1,4 @@
-import { type CallRecordInput, generateCalls, ndjsonBatches } from '../../src/tools/call-generator';
+import { type CallRecordInput, generateCalls, ndjsonBatches } from './calls/call-generator';
 import type { NdjsonBody } from './ndjson-load';
 
 /** Which records a run sends: `generateCalls` with these, so every process can rebuild them. */

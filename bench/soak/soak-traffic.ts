@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { generateCalls } from '../../src/tools/call-generator';
+import { generateCalls } from '../lib/calls/call-generator';
 
 export interface SoakRequest {
   kind: 'ingest' | 'read' | 'write' | 'analytics';

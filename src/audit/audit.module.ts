@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { AUDIT_SETTINGS, AuditSettings } from './audit.settings';
 import { AuditCheckpointer } from './checkpoints/audit-checkpointer';
+import { CommandRunner } from '../eventsourcing/command-runner';
+import { RecordAuditCheckpointHandler } from './write/record-audit-checkpoint.handler';
 import { AuditEventsController } from './http/audit-events.controller';
 import { createAuditLog } from './read/audit-log.factory';
 import { AUDIT_LOG } from '../eventsourcing/audit-log.port';
@@ -23,6 +25,8 @@ import { ExportAuditEventsHandler, ListAuditEventsHandler, VerifyAuditLogHandler
     ListAuditEventsHandler,
     VerifyAuditLogHandler,
     ExportAuditEventsHandler,
+    CommandRunner,
+    RecordAuditCheckpointHandler,
     AuditCheckpointer,
   ],
   exports: [AUDIT_LOG],

@@ -2,7 +2,7 @@ import { alreadyIssued, BOOTSTRAP_ADMIN_KEY_ID, issueAdminKey } from '../api-key
 import { systemClock } from '../shared/clock';
 import { CommandRunner } from '../eventsourcing/command-runner';
 import { apiKeyDecider, apiKeyStream } from '../api-keys/domain/api-key.decider';
-import { cliConfig, openEventStore, runCli } from './cli-support';
+import { cliArgs, cliConfig, openEventStore, runCli } from './cli-support';
 
 const USAGE = 'usage: npm run admin:key -- --reset   (revokes the admin key and prints a new one, once)\n';
 
@@ -16,7 +16,8 @@ const adminKeyId = (n: number) => (n === 1 ? BOOTSTRAP_ADMIN_KEY_ID : `${BOOTSTR
  * embedded event store it runs only while the service is stopped (data-directory lock).
  */
 async function main(): Promise<void> {
-  if (process.argv[2] !== '--reset' || process.argv.length > 3) {
+  const { values } = cliArgs({ options: { reset: { type: 'boolean' } } }, USAGE);
+  if (!values.reset) {
     process.stderr.write(USAGE);
     process.exit(2);
   }

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type ExportReport, verifyExport } from '../audit/verify/export-verifier';
-import { runCli } from './cli-support';
+import { cliArgs, runCli } from './cli-support';
 
 /**
  * `npm run audit:verify -- FILE [--json]`: checks an export of GET /v1/audit-events/export
@@ -11,11 +11,16 @@ import { runCli } from './cli-support';
 const EXIT = { verified: 0, tampered: 1, truncated: 2, unreadable: 3 } as const;
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const json = args.includes('--json');
-  const file = args.find((arg) => !arg.startsWith('--'));
-  if (!file || !existsSync(file)) {
-    process.stderr.write('usage: npm run audit:verify -- FILE [--json]   (an export of GET /v1/audit-events/export)\n');
+  const usage = 'usage: npm run audit:verify -- FILE [--json]   (an export of GET /v1/audit-events/export)\n';
+  const { values, positionals } = cliArgs(
+    { options: { json: { type: 'boolean' } }, allowPositionals: true },
+    usage,
+    EXIT.unreadable,
+  );
+  const json = values.json === true;
+  const [file] = positionals;
+  if (positionals.length !== 1 || !existsSync(file)) {
+    process.stderr.write(usage);
     process.exit(EXIT.unreadable);
   }
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });

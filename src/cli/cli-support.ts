@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createEventStore } from '../infrastructure/event-store/event-store.factory';
 import type { EventStore } from '../infrastructure/event-store/event-store.port';
 import { AppConfig, ConfigError, loadConfig } from '../platform/config/app-config';
@@ -32,4 +33,21 @@ export function runCli(name: string, main: () => Promise<void>): void {
     );
     process.exit(error instanceof ConfigError ? 2 : 1);
   });
+}
+
+/**
+ * The command line, parsed strictly by node:util's parseArgs (`config` without `args`): an unknown
+ * option, a missing value or a stray positional prints `usage` and exits with `code`.
+ */
+export function cliArgs<T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(
+  config: T,
+  usage: string,
+  code = 2,
+): ReturnType<typeof parseArgs<T & { args: string[]; strict: true }>> {
+  try {
+    return parseArgs({ ...config, args: process.argv.slice(2), strict: true as const });
+  } catch {
+    process.stderr.write(usage);
+    process.exit(code);
+  }
 }

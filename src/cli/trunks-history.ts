@@ -2,7 +2,7 @@ import { detailOfState, historyEventOf } from '../trunks/read/trunk-history.quer
 import { fold } from '../shared/decider';
 import { trunkDecider, trunkStream } from '../trunks/domain/trunk.decider';
 import { isTrunkEvent } from '../trunks/domain/trunk.events';
-import { cliConfig, openEventStore, runCli } from './cli-support';
+import { cliArgs, cliConfig, openEventStore, runCli } from './cli-support';
 
 /**
  * `npm run trunks:history -- <trunk_id>`: an auditor's replay of one trunk straight from the event
@@ -10,9 +10,11 @@ import { cliConfig, openEventStore, runCli } from './cli-support';
  * when, secrets redacted), then the state they fold into as `GET /v1/trunks/{id}` shows it.
  */
 async function main(): Promise<void> {
-  const trunkId = process.argv[2];
-  if (!trunkId || !/^conn_[A-Za-z0-9]{1,64}$/.test(trunkId)) {
-    process.stderr.write('usage: npm run trunks:history -- <trunk_id>   (conn_…)\n');
+  const usage = 'usage: npm run trunks:history -- <trunk_id>   (conn_…)\n';
+  const { positionals } = cliArgs({ allowPositionals: true }, usage);
+  const [trunkId] = positionals;
+  if (positionals.length !== 1 || !/^conn_[A-Za-z0-9]{1,64}$/.test(trunkId)) {
+    process.stderr.write(usage);
     process.exit(2);
   }
   const config = cliConfig(

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type ClickHouseExecutor, ClickHouseQueryError } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { type ClickHouseMigration, runMigrations } from '../../src/infrastructure/clickhouse/migrations';
+import {
+  type ClickHouseMigration,
+  migrationChecksum,
+  runMigrations,
+} from '../../src/infrastructure/clickhouse/migrations';
 
 export const CH_CASE = {
   roundTrip: 'runs a command and reads its rows back',
@@ -268,6 +272,24 @@ export function clickHouseContract(
         { version: base + 2, name: 'second' },
       ]);
       await expect(runMigrations(ch(), [{ ...m1, name: 'renamed' }])).rejects.toThrow(/applied as "first"/);
+      // Each applied migration's text is frozen by the checksum recorded with it: an edit refuses the start, naming it.
+      const checksums = await ch().query<{ version: number; checksum: string }>(
+        'SELECT version, checksum FROM schema_migrations WHERE version > {base:UInt32} ORDER BY version',
+        { base },
+      );
+      expect(checksums.map((row) => row.checksum)).toEqual([migrationChecksum(m1), migrationChecksum(m2)]);
+      const edited = { ...m2, sql: [...m2.sql, `ALTER TABLE ${a} ADD COLUMN IF NOT EXISTS extra String`] };
+      await expect(runMigrations(ch(), [m1, edited])).rejects.toThrow(
+        new RegExp(`migration ${base + 2} "second" was changed after it was applied`),
+      );
+      // One applied before checksums were recorded (an empty checksum) takes its text's checksum then.
+      const m3: ClickHouseMigration = { version: base + 3, name: 'third', sql: [] };
+      await ch().command(
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES ({version:UInt32}, 'third', now64(3, 'UTC'))",
+        { version: base + 3 },
+      );
+      expect(await runMigrations(ch(), [m1, m2, m3])).toEqual([]);
+      await expect(runMigrations(ch(), [m1, m2, { ...m3, sql: ['SELECT 1'] }])).rejects.toThrow(/"third" was changed/);
     });
 
     test(CH_CASE.replacing, async () => {

@@ -1,4 +1,4 @@
-import { generateCalls, CallRecordInput } from '../../src/tools/call-generator';
+import { generateCalls, CallRecordInput } from '../../bench/lib/calls/call-generator';
 import { expectedOverview, nearestRank, total, Trunk } from '../support/expected-analytics';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';

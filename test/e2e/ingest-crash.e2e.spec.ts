@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateCalls } from '../../src/tools/call-generator';
+import { generateCalls } from '../../bench/lib/calls/call-generator';
 import { ApiClient } from '../support/http-client';
 import { childPids, killServiceTree, removeDataDir, startServiceProcess } from '../support/service-process';
 import { trunkBody } from '../support/trunk-requests';

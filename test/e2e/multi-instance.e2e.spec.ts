@@ -9,7 +9,7 @@ import { ApiClient, ApiResponse } from '../support/http-client';
 import { testDatabaseUrl, uniqueSchemaName } from '../support/postgres';
 import { RedisTestContext, testRedisUrl } from '../support/redis';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
-import { generateCalls } from '../../src/tools/call-generator';
+import { generateCalls } from '../../bench/lib/calls/call-generator';
 import { trunkBody } from '../support/trunk-requests';
 
 const ADMIN = `sk_live_${randomBytes(24)

@@ -1,4 +1,4 @@
-import type { CallRecordInput } from '../../src/tools/call-generator';
+import type { CallRecordInput } from '../../bench/lib/calls/call-generator';
 
 export interface Sample {
   /** ms since the epoch when the request was sent. */

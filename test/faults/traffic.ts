@@ -1,5 +1,5 @@
 import { SETTLE_DEADLINE_MS } from '../support/deadlines';
-import { generateCalls, type CallRecordInput } from '../../src/tools/call-generator';
+import { generateCalls, type CallRecordInput } from '../../bench/lib/calls/call-generator';
 import type { ApiResponse } from '../support/http-client';
 import { trunkBody } from '../support/trunk-requests';
 import type { FaultEnvironment, Tenant } from './fault-env';

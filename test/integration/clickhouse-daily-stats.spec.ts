@@ -8,7 +8,7 @@ import { runMigrations } from '../../src/infrastructure/clickhouse/migrations';
 import { CLICKHOUSE_MIGRATIONS } from '../../src/infrastructure/clickhouse/migrations/index';
 import { talkOf } from '../../src/calls/ingestion/call-record';
 import { CallRow, rowOf } from '../../src/calls/ingestion/call-record.row';
-import { CallRecordInput, generateCalls } from '../../src/tools/call-generator';
+import { CallRecordInput, generateCalls } from '../../bench/lib/calls/call-generator';
 
 /**
  * The daily aggregates and the latency histogram rows are filled twice over: by the backfill when

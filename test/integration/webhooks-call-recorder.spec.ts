@@ -7,6 +7,7 @@ import { Test } from '@nestjs/testing';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
 import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { RecordCallsCompletedHandler } from '../../src/webhooks/write/record-calls-completed.handler';
+import { CommandRunner } from '../../src/eventsourcing/command-runner';
 import { MemoryReadModelStore } from '../../src/infrastructure/read-model/memory.read-model-store';
 import { projectionSettings, webhookSettings } from '../../src/app.settings';
 import { loadConfig } from '../../src/platform/config/app-config';
@@ -70,7 +71,7 @@ describe('call.completed right after a start', () => {
     // The recorder records through the write side's command, as in the app.
     const module = await Test.createTestingModule({
       imports: [CqrsModule.forRoot()],
-      providers: [RecordCallsCompletedHandler, { provide: EVENT_STORE, useValue: events }],
+      providers: [RecordCallsCompletedHandler, CommandRunner, { provide: EVENT_STORE, useValue: events }],
     }).compile();
     await module.init();
     commands = module.get(CommandBus);

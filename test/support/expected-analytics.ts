@@ -1,4 +1,4 @@
-import type { CallRecordInput } from '../../src/tools/call-generator';
+import type { CallRecordInput } from '../../bench/lib/calls/call-generator';
 
 /**
  * The analytics overview computed from the records themselves, the plain way (no histogram,

@@ -1,9 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import type { KeyCredential } from '../../api-keys/read/api-key.lookup';
 
 export interface CredentialCacheOptions {
   /** CREDENTIAL_CACHE_TTL_MS: the longest an entry is trusted without a word from the bus. */
   ttlMs: number;
-  /** Entries kept at most; the oldest go first. */
+  /** Entries kept at most; the least recently used go first. */
   maxEntries: number;
   now?: () => number;
 }
@@ -15,14 +16,16 @@ export interface CredentialCacheOptions {
  * before it answers (CredentialRevocations). Entries still expire after `ttlMs`: that bounds a
  * revocation this instance never heard of (bus unreachable, a CLI that writes the store
  * directly). Unknown hashes are never cached, so a key issued a moment ago works at once.
+ * lru-cache keeps the bound and the order of use; entries expire by the given clock.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, { credential: KeyCredential; expiresAtMs: number }>();
+  private readonly entries: LRUCache<string, { credential: KeyCredential; expiresAtMs: number }>;
   /** Bumped by every invalidation: a lookup that started before one must not fill the cache. */
   private generation = 0;
   private readonly now: () => number;
 
   constructor(private readonly options: CredentialCacheOptions) {
+    this.entries = new LRUCache({ max: options.maxEntries });
     this.now = options.now ?? Date.now;
   }
 
@@ -46,10 +49,6 @@ export class CredentialCache {
   /** Keeps what a read that started at `ticket` found, unless something was invalidated since. */
   set(hash: string, credential: KeyCredential, ticket: number): void {
     if (!this.enabled || ticket !== this.generation) return;
-    if (this.entries.size >= this.options.maxEntries && !this.entries.has(hash)) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(hash, { credential, expiresAtMs: this.now() + this.options.ttlMs });
   }
 

@@ -1,17 +1,12 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from 'pino';
-import {
-  LEADER_LEASE,
-  LeaderLease,
-  Leadership,
-  runPeriodicallyWhileLeader,
-} from '../../infrastructure/cluster/leader-lease.port';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { LEADER_LEASE, LeaderLease } from '../../infrastructure/cluster/leader-lease.port';
+import { LeasedPeriodicWorker } from '../../infrastructure/cluster/leased-periodic-worker';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { AppLogger } from '../../platform/logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
-import { newEventId } from '../../shared/ids';
 import { AUDIT_SETTINGS, AuditSettings } from '../audit.settings';
-import { type AuditCheckpointRecorded, auditCheckpointStream } from '../domain/audit-checkpoint.event';
+import { RecordAuditCheckpoint } from '../write/record-audit-checkpoint.handler';
 import { AccountSeals } from './account-seals';
 
 const PAGE = 1000;
@@ -19,39 +14,30 @@ const PAGE = 1000;
 /**
  * Records the account-wide checkpoints: every AUDIT_CHECKPOINT_INTERVAL_MS, reads the global log
  * on from where it stopped and appends, for each account with events no checkpoint covers yet,
- * the Merkle root of its stream heads. One instance among many does it (a lease); a new holder
+ * the Merkle root of its stream heads (through the RecordAuditCheckpoint command). One instance among many does it (a lease); a new holder
  * rebuilds what it needs from the log itself.
  */
 @Injectable()
-export class AuditCheckpointer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger: Logger;
+export class AuditCheckpointer extends LeasedPeriodicWorker {
   private readonly seals = new AccountSeals();
-  private leadership: Leadership | null = null;
-  private stopped = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
-    @Inject(AUDIT_SETTINGS) private readonly settings: AuditSettings,
+    @Inject(LEADER_LEASE) lease: LeaderLease,
+    @Inject(AUDIT_SETTINGS) settings: AuditSettings,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly commands: CommandBus,
     logging: AppLogger,
   ) {
-    this.logger = logging.for('audit-checkpoints');
-  }
-
-  onApplicationBootstrap(): void {
-    this.leadership = runPeriodicallyWhileLeader(
-      this.lease,
-      'audit-checkpoints',
-      this.settings.checkpointIntervalMs,
-      () => this.round(),
-      (error) => this.logger.warn({ err: { message: error.message } }, 'audit checkpoint round failed'),
+    super(
+      lease,
+      {
+        name: 'audit-checkpoints',
+        intervalMs: settings.checkpointIntervalMs,
+        failure: 'audit checkpoint round failed',
+      },
+      logging.for('audit-checkpoints'),
     );
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.leadership?.stop();
   }
 
   /** Catches up with the log, then seals every account that needs it; returns how many. */
@@ -65,15 +51,10 @@ export class AuditCheckpointer implements OnApplicationBootstrap, BeforeApplicat
     let sealed = 0;
     for (const seal of this.seals.due(this.clock.now())) {
       if (this.stopped) break;
-      await this.append(seal);
+      await this.commands.execute(new RecordAuditCheckpoint(seal));
       this.seals.sealed(seal.account_id);
       sealed += 1;
     }
     return sealed;
-  }
-
-  private async append(data: AuditCheckpointRecorded['data']): Promise<void> {
-    const event = { id: newEventId(), type: 'AuditCheckpointRecorded', data, metadata: { actor: 'system:audit' } };
-    await this.events.append(auditCheckpointStream(data.account_id), [event], 'any');
   }
 }

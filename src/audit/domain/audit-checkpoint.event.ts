@@ -1,3 +1,4 @@
+import type { Decider } from '../../shared/decider';
 import { eventGuard } from '../../shared/event-guard';
 
 /**
@@ -25,3 +26,18 @@ export type AuditCheckpointRecorded = {
 export const isAuditCheckpoint = eventGuard<AuditCheckpointRecorded>({ AuditCheckpointRecorded: true });
 
 export const auditCheckpointStream = (accountId: string): string => `audit-checkpoint-${accountId}`;
+
+/** Record a seal the checkpointer computed (the Merkle root is computed from the log, not decided). */
+export interface RecordAuditCheckpointCommand {
+  seal: AuditCheckpointRecorded['data'];
+}
+
+/**
+ * Nothing to decide: the seal is a fact about the log up to `through`, recorded as is. Appended
+ * at any version: a seal never depends on the ones before it in its stream.
+ */
+export const auditCheckpointDecider: Decider<RecordAuditCheckpointCommand, AuditCheckpointRecorded, null> = {
+  decide: ({ seal }) => [{ type: 'AuditCheckpointRecorded', data: seal }],
+  evolve: (state) => state,
+  initialState: () => null,
+};

@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import type { AuditEvent } from './audit-record';
 import type { StreamHead } from './merkle-heads';
 
@@ -72,11 +74,11 @@ export const CSV_COLUMNS = [
 
 export const toNdjson = (record: ExportRecord): string => `${JSON.stringify(record)}\n`;
 
-const cell = (value: string | number | null): string => {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+/**
+ * RFC 4180 (csv-stringify): CRLF rows; a cell is quoted when it holds a quote, a comma or a line
+ * break (csv-stringify quotes the first two by itself; `quoted_match` adds the lone CR or LF).
+ */
+const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
 
 /** Header and end travel as JSON in the `data` cell; a head uses stream_id, revision and hash. */
 export function toCsvRow(r: ExportRecord): string {
@@ -102,41 +104,16 @@ export function toCsvRow(r: ExportRecord): string {
     set('data', JSON.stringify(r.data));
     set('metadata', JSON.stringify(r.metadata));
   }
-  return `${row.map(cell).join(',')}\r\n`;
+  return stringify([row], CSV_OPTIONS);
 }
 
-export const CSV_HEADER_ROW = `${CSV_COLUMNS.join(',')}\r\n`;
+export const CSV_HEADER_ROW = stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
 
 /** RFC 4180 cells of one row (no cell holds a line break: nested values are JSON). */
 export function parseCsvRow(line: string): string[] {
-  const cells: string[] = [];
-  let i = 0;
-  for (;;) {
-    if (line[i] === '"') {
-      let value = '';
-      i += 1;
-      for (;;) {
-        const quote = line.indexOf('"', i);
-        if (quote < 0) throw new Error('unterminated quoted cell');
-        value += line.slice(i, quote);
-        if (line[quote + 1] === '"') {
-          value += '"';
-          i = quote + 2;
-        } else {
-          i = quote + 1;
-          break;
-        }
-      }
-      cells.push(value);
-    } else {
-      const comma = line.indexOf(',', i);
-      cells.push(line.slice(i, comma < 0 ? line.length : comma));
-      i = comma < 0 ? line.length : comma;
-    }
-    if (i >= line.length) return cells;
-    if (line[i] !== ',') throw new Error('text after a quoted cell');
-    i += 1;
-  }
+  const rows = parse(line) as string[][];
+  if (rows.length !== 1) throw new Error(`a row is one line of cells, not ${rows.length}`);
+  return rows[0];
 }
 
 /** A CSV row back into the record it was written from. */

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 export interface DataKeyCacheOptions {
   maxEntries: number;
@@ -6,32 +7,30 @@ export interface DataKeyCacheOptions {
   now: () => number;
 }
 
+type DataKey = KeyObject | 'destroyed';
+
 /**
- * Unwrapped data keys by owner: a small LRU whose entries also expire. 'destroyed' is cached
- * too: destruction is final, so that answer can never go stale. A Map keeps insertion order,
- * so re-inserting on a hit makes its first key the least recently used.
+ * Unwrapped data keys by owner: a small LRU (lru-cache keeps the bound and the order of use) whose
+ * entries also expire `ttlMs` after they were set, by the caller's clock. 'destroyed' never
+ * expires: destruction is final, so that answer can never go stale.
  */
 export class DataKeyCache {
-  private readonly entries = new Map<string, { value: KeyObject | 'destroyed'; expiresAt: number }>();
+  private readonly entries: LRUCache<string, { value: DataKey; expiresAt: number }>;
 
-  constructor(private readonly options: DataKeyCacheOptions) {}
-
-  get(ownerId: string): KeyObject | 'destroyed' | undefined {
-    const entry = this.entries.get(ownerId);
-    if (!entry) return undefined;
-    this.entries.delete(ownerId);
-    if (entry.value !== 'destroyed' && entry.expiresAt <= this.options.now()) return undefined;
-    this.entries.set(ownerId, entry);
-    return entry.value;
+  constructor(private readonly options: DataKeyCacheOptions) {
+    this.entries = new LRUCache({ max: options.maxEntries });
   }
 
-  set(ownerId: string, value: KeyObject | 'destroyed'): void {
+  get(ownerId: string): DataKey | undefined {
+    const entry = this.entries.get(ownerId);
+    if (!entry) return undefined;
+    if (entry.value === 'destroyed' || entry.expiresAt > this.options.now()) return entry.value;
     this.entries.delete(ownerId);
+    return undefined;
+  }
+
+  set(ownerId: string, value: DataKey): void {
     this.entries.set(ownerId, { value, expiresAt: this.options.now() + this.options.ttlMs });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
   }
 
   delete(ownerId: string): void {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import { TrunkStats, TrunkStatsReader } from './trunk-stats.port';
 
@@ -9,6 +10,8 @@ const DAY_MS = 86_400_000;
  * the analytics engine free for analytics. `stats` may lag ingestion by this much.
  */
 const TTL_MS = 2_000;
+/** Accounts whose figures are kept at most; the least recently asked for go first. */
+const ACCOUNTS = 10_000;
 
 interface Entry {
   at: number;
@@ -19,7 +22,7 @@ interface Entry {
 /** The `stats` of trunk-list pages: one query on the hourly aggregates for the whole account. */
 @Injectable()
 export class ClickHouseTrunkStats implements TrunkStatsReader {
-  private readonly cache = new Map<string, Entry>();
+  private readonly cache = new LRUCache<string, Entry>({ max: ACCOUNTS });
 
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
 
@@ -32,7 +35,6 @@ export class ClickHouseTrunkStats implements TrunkStatsReader {
     const day = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
     const cached = this.cache.get(accountId);
     if (cached && cached.day === day && now.getTime() - cached.at < TTL_MS) return cached.stats;
-    if (this.cache.size > 10_000) this.cache.clear();
     const stats = this.query(accountId, day);
     this.cache.set(accountId, { at: now.getTime(), day, stats });
     stats.catch(() => this.cache.delete(accountId));

@@ -1,12 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Logger } from 'pino';
-import {
-  LEADER_LEASE,
-  LeaderLease,
-  Leadership,
-  runPeriodicallyWhileLeader,
-} from '../../infrastructure/cluster/leader-lease.port';
+import { LEADER_LEASE, LeaderLease } from '../../infrastructure/cluster/leader-lease.port';
+import { LeasedPeriodicWorker } from '../../infrastructure/cluster/leased-periodic-worker';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
@@ -54,42 +49,31 @@ export function metricOf(overview: Overview, metric: AlertMetric): number {
  * the expected version, so restarts and concurrent evaluators fire each transition once.
  */
 @Injectable()
-export class AlertEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger: Logger;
-  private leadership: Leadership | null = null;
-  private stopped = false;
-
-  constructor(
-    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
-    private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
-    private readonly readModels: WebhookReadModels,
-    @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
-    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
-    @Inject(CLOCK) private readonly clock: Clock,
-    logging: AppLogger,
-  ) {
-    this.logger = logging.for('alerts');
-  }
-
+export class AlertEvaluator extends LeasedPeriodicWorker {
   /**
    * One evaluator among instances (a Redis lease; the process itself without Redis): the
    * expected version already makes each transition fire once, the lease spares the duplicate
    * ClickHouse queries.
    */
-  onApplicationBootstrap(): void {
-    this.leadership = runPeriodicallyWhileLeader(
-      this.lease,
-      'alert-evaluator',
-      this.settings.alertEvaluationIntervalMs,
-      () => this.evaluateAll(),
-      (error) => this.logger.warn({ err: { message: error.message } }, 'alert evaluation failed'),
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+    private readonly readModels: WebhookReadModels,
+    @Inject(LEADER_LEASE) lease: LeaderLease,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+    logging: AppLogger,
+  ) {
+    super(
+      lease,
+      { name: 'alert-evaluator', intervalMs: settings.alertEvaluationIntervalMs, failure: 'alert evaluation failed' },
+      logging.for('alerts'),
     );
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.leadership?.stop();
+  protected round(): Promise<void> {
+    return this.evaluateAll();
   }
 
   async evaluateAll(): Promise<void> {

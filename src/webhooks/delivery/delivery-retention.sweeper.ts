@@ -1,12 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from 'pino';
-import {
-  LEADER_LEASE,
-  LeaderLease,
-  Leadership,
-  runPeriodicallyWhileLeader,
-} from '../../infrastructure/cluster/leader-lease.port';
+import { Inject, Injectable } from '@nestjs/common';
+import { LEADER_LEASE, LeaderLease } from '../../infrastructure/cluster/leader-lease.port';
+import { LeasedPeriodicWorker } from '../../infrastructure/cluster/leased-periodic-worker';
 import { GlobalPosition } from '../../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
@@ -26,36 +21,25 @@ const BATCH = 200;
  * rebuild removes them again and auditors keep the history. One sweeper among instances (a lease).
  */
 @Injectable()
-export class DeliveryRetentionSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger: Logger;
-  private leadership: Leadership | null = null;
-  private stopped = false;
-
+export class DeliveryRetentionSweeper extends LeasedPeriodicWorker {
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     private readonly commands: CommandBus,
     private readonly readModels: WebhookReadModels,
-    @Inject(LEADER_LEASE) private readonly lease: LeaderLease,
+    @Inject(LEADER_LEASE) lease: LeaderLease,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(CLOCK) private readonly clock: Clock,
     logging: AppLogger,
   ) {
-    this.logger = logging.for('webhook-retention');
-  }
-
-  onApplicationBootstrap(): void {
-    this.leadership = runPeriodicallyWhileLeader(
-      this.lease,
-      'webhook-retention',
-      this.settings.retentionSweepMs,
-      () => this.sweep(),
-      (error) => this.logger.warn({ err: { message: error.message } }, 'webhook retention sweep failed'),
+    super(
+      lease,
+      { name: 'webhook-retention', intervalMs: settings.retentionSweepMs, failure: 'webhook retention sweep failed' },
+      logging.for('webhook-retention'),
     );
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.leadership?.stop();
+  protected round(): Promise<number> {
+    return this.sweep();
   }
 
   /** Expires every finished delivery past the window; returns how many. */

@@ -1,3 +1,5 @@
+import type { Decider } from '../../shared/decider';
+
 /** A call in the list form of api.md (plus direction), as call.completed carries it. */
 export interface CompletedCall {
   id: string;
@@ -24,6 +26,25 @@ export type CallsCompleted = {
 };
 
 export const callsCompletedStream = (batchId: string): string => `webhook-calls-${batchId}`;
+
+/** Record one batch's completed calls, in a stream of the batch's own. */
+export interface RecordCallsCompletedCommand {
+  accountId: string;
+  batchId: string;
+  calls: CompletedCall[];
+}
+
+/**
+ * Nothing to decide: each batch is a new stream, so the one event is appended expecting no
+ * stream (a retry of the same batch id is refused by the store, never recorded twice).
+ */
+export const callsCompletedDecider: Decider<RecordCallsCompletedCommand, CallsCompleted, null> = {
+  decide: ({ accountId, batchId, calls }) => [
+    { type: 'CallsCompleted', data: { account_id: accountId, batch_id: batchId, calls } },
+  ],
+  evolve: (state) => state,
+  initialState: () => null,
+};
 
 /** Calls per call.completed event: keeps a webhook body near 40 KB whatever the ingest batch size. */
 export const CALLS_PER_EVENT = 100;

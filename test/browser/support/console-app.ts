@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { generateCalls } from '../../../src/tools/call-generator';
+import { generateCalls } from '../../../bench/lib/calls/call-generator';
 import type { ApiClient } from '../../support/http-client';
 import { startTestApp, TestApp } from '../../support/test-app';
 import { launchChromium } from './browser';

@@ -10,7 +10,7 @@ import {
   ndjsonBatches,
   STATUS_MIX,
   toNdjson,
-} from '../../../src/tools/call-generator';
+} from '../../../bench/lib/calls/call-generator';
 
 const TO = new Date('2026-11-21T10:00:00.000Z');
 const FROM = new Date(TO.getTime() - 7 * 86_400_000);

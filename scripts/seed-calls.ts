@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { rootCertificates } from 'node:tls';
 import { parseArgs } from 'node:util';
-import { randomBase62 } from '../shared/ids';
-import { generateCalls, mix32, ndjsonBatches, NdjsonBatch } from './call-generator';
+import { randomBase62 } from '../src/shared/ids';
+import { generateCalls, mix32, ndjsonBatches, NdjsonBatch } from '../bench/lib/calls/call-generator';
 
 const USAGE = `usage: npm run seed:calls -- [options]
   --calls N          records to generate (default 10000)
