@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
+import { until } from '../support/free-port';
 import { readModelNamespace } from '../../src/platform/config/app-config';
 import { READ_MODEL_STORE, ReadModelStore } from '../../src/infrastructure/read-model/read-model-store.port';
 import { rebuildTogether } from '../../src/eventsourcing/projection-runner';
@@ -100,14 +102,16 @@ describe('rebuilding the read models from zero', () => {
 
     const redis = await redisContext.client();
     const namespace = readModelNamespace(app.config);
-    const live = await readModelSnapshot(redis, namespace);
-    expect(Object.keys(live).filter((k) => k.startsWith('trunk:')).length).toBeGreaterThan(0);
     // Every runner sharing the read-model store is rebuilt, as `npm run projections:rebuild` does.
     const runners = [app.running.app.get(ReadModels).runner, app.running.app.get(WebhookReadModels).runner];
-    await rebuildTogether(app.running.app.get<ReadModelStore>(READ_MODEL_STORE), runners);
     const caughtUp = async () =>
       (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
-    for (let i = 0; i < 200 && !(await caughtUp()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    // The live view once every runner has applied every event (a busy machine may lag behind the writes).
+    await until('the live read models caught up', caughtUp, SETTLE_DEADLINE_MS);
+    const live = await readModelSnapshot(redis, namespace);
+    expect(Object.keys(live).filter((k) => k.startsWith('trunk:')).length).toBeGreaterThan(0);
+    await rebuildTogether(app.running.app.get<ReadModelStore>(READ_MODEL_STORE), runners);
+    await until('the rebuilt read models caught up', caughtUp, SETTLE_DEADLINE_MS);
     expect(await readModelSnapshot(redis, namespace)).toEqual(live);
   });
 });

@@ -31,6 +31,7 @@ export async function startServiceProcess(
       LOG_LEVEL: 'warn',
       // See test-app.ts: a busy machine may hold a Redis command past the production 1 s.
       REDIS_COMMAND_TIMEOUT_MS: String(SETTLE_DEADLINE_MS),
+      CONSISTENCY_TIMEOUT_MS: String(SETTLE_DEADLINE_MS),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -53,6 +53,9 @@ export async function startTestApp(
     // A busy machine may hold a Redis command past the production 1 s (tests that need the
     // timeout itself set it).
     REDIS_COMMAND_TIMEOUT_MS: String(SETTLE_DEADLINE_MS),
+    // Read-your-writes: a write waits for the read models up to this bound (5 s in production),
+    // then returns anyway; a busy machine can take longer, and a test then reads a stale view.
+    CONSISTENCY_TIMEOUT_MS: String(SETTLE_DEADLINE_MS),
     ...env,
   });
   const logs: string[] = [];
