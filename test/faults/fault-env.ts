@@ -69,6 +69,11 @@ export class FaultEnvironment {
       PROVIDER_VALIDATION: 'format',
       RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'warn',
+      // The bounds under test here are the production ones (a write returns after 5 s of lagging
+      // read models, a Redis command fails after 1 s), not the tests' generous defaults
+      // (service-process.ts): a fault must never hold a request past them.
+      CONSISTENCY_TIMEOUT_MS: '5000',
+      REDIS_COMMAND_TIMEOUT_MS: '1000',
       ...this.overrides,
     };
   }
