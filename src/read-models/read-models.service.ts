@@ -80,8 +80,9 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
       events,
       batchSize,
       {
-        // A resume from nothing is a replay of every event (Redis lost its data, or a first start).
-        onResume: (checkpoint) => checkpoint === null && this.restores.begun(),
+        // A resume from nothing after this instance saw a checkpoint is a replay of every event
+        // (Redis lost its data). A first start has seen none; memory read models never lose data.
+        onResume: (checkpoint) => checkpoint === null && this.shared?.checkpoint && this.restores.begun(),
         onBehind: () => this.restores.begun(),
       },
     );
@@ -140,9 +141,9 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
    * nothing). A key missing then may only be missing for now: the gate answers 503, not 401.
    */
   async restoring(): Promise<boolean> {
-    const restoring = await this.checkRestoring();
-    this.restores.observe(restoring);
-    return restoring;
+    // Not fed to the watch: a lagging projection on a busy machine is not a restore begun or
+    // ended (only the watch's own check, while a restore is believed under way, ends one).
+    return this.checkRestoring();
   }
 
   /** Taken when a request starts, from memory: what restoringSince compares with. */
