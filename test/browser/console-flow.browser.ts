@@ -170,6 +170,8 @@ describe('console in Chromium: the operator flow', () => {
     const sent = await gateway.post('/v1/ingest/calls', [record]);
     expect(sent.body).toEqual({ accepted: 1, rejected: [] });
     await page.goto(`${origin}/console#/calls/${record.id}`);
+    // The hash route keeps the page: wait for this call's detail, not the one shown before.
+    await page.waitForFunction((id) => document.body.innerText.includes(id), record.id);
     await page.waitForSelector('[data-testid=turn-timeline]');
     const rows = await page
       .locator('[data-testid=turns-table] tbody tr')
