@@ -24,6 +24,7 @@ export class SharedCheckpoint {
   private poller: NodeJS.Timeout | null = null;
   private pending = 0;
   private stopped = false;
+  private confirming = false;
 
   /** `onBehind`: told when a checkpoint older than one already seen appears (the store is being replayed). */
   constructor(
@@ -50,10 +51,15 @@ export class SharedCheckpoint {
     return this.known;
   }
 
-  /** A checkpoint known to be in Redis already (the leader's own write returned). */
+  /**
+   * A checkpoint known to be in Redis already (the leader's own write returned, an announcement,
+   * a read). One older than the newest seen is usually a late announcement (pub/sub and the
+   * leader's direct report race each other), so it only counts as the store going back once a
+   * read of the stored checkpoint confirms it.
+   */
   observe(position: GlobalPosition): void {
     if (this.known && comparePositions(this.known, position) >= 0) {
-      if (comparePositions(this.known, position) > 0) this.onBehind?.();
+      if (comparePositions(this.known, position) > 0) void this.confirmBehind();
       return;
     }
     this.known = position;
@@ -74,6 +80,21 @@ export class SharedCheckpoint {
   async refresh(): Promise<void> {
     const stored = await this.source.read().catch(() => null);
     if (stored) this.observeEncoded(stored);
+  }
+
+  /** Tells onBehind when the stored checkpoint is older than one seen (or gone): a replay, a flush. */
+  private async confirmBehind(): Promise<void> {
+    if (!this.onBehind || this.confirming || this.stopped) return;
+    this.confirming = true;
+    try {
+      const stored = await this.source.read();
+      const known = this.known;
+      if (known && (stored === null || comparePositions(decodePosition(stored), known) < 0)) this.onBehind();
+    } catch {
+      // Unreadable store or stray value: no evidence of a replay; the next announcement asks again.
+    } finally {
+      this.confirming = false;
+    }
   }
 
   private observeEncoded(encoded: string): void {
