@@ -22,14 +22,25 @@ export interface TrunklineSettings {
  * fixed port and data directory so that a restart brings back the same service.
  */
 export async function startTrunkline(group: ProcessGroup, settings: TrunklineSettings): Promise<ServiceProcess> {
+  return startTrunklineRouting(group, settings, {
+    SIP_ROUTE_CUSTOM: `sip:{sip_username}@127.0.0.1:${settings.agentPort}`,
+    SIP_ROUTE_ELEVENLABS: `sip:{elevenlabs_agent_id}@127.0.0.1:${settings.silentPort}`,
+    ...(settings.refuserPort ? { SIP_ROUTE_OPENAI: `sip:{sip_username}@127.0.0.1:${settings.refuserPort}` } : {}),
+  });
+}
+
+/** Trunkline as its own process with the given SIP_ROUTE_* templates, stopped with the group. */
+export async function startTrunklineRouting(
+  group: ProcessGroup,
+  settings: { dataDir: string; port: number },
+  routes: Record<string, string>,
+): Promise<ServiceProcess> {
   const service = await startServiceProcess({
     PORT: String(settings.port),
     DATA_DIR: settings.dataDir,
     ADMIN_API_KEY: ADMIN_KEY,
     SIP_DOMAIN,
-    SIP_ROUTE_CUSTOM: `sip:{sip_username}@127.0.0.1:${settings.agentPort}`,
-    SIP_ROUTE_ELEVENLABS: `sip:{elevenlabs_agent_id}@127.0.0.1:${settings.silentPort}`,
-    ...(settings.refuserPort ? { SIP_ROUTE_OPENAI: `sip:{sip_username}@127.0.0.1:${settings.refuserPort}` } : {}),
+    ...routes,
     LOG_LEVEL: 'warn',
   });
   group.adopt({
