@@ -57,6 +57,8 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
   private leaderships: Leadership[] = [];
   /** Restores as this instance has seen them: requests note it when they start (restoreMark). */
   private readonly restores: RestoreWatch;
+  /** When this instance began: a lag counts as a restore only for events older than that. */
+  private readonly startedAtMs = Date.now();
 
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
@@ -137,8 +139,8 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
   /**
    * True while the read models are being restored: the store holds less than this instance has
    * already seen applied (Redis lost its data: restarted without persistence, flushed), or they
-   * are well behind the event store (a replay; an instance that started during one has seen
-   * nothing). A key missing then may only be missing for now: the gate answers 503, not 401.
+   * are well behind on events recorded before this instance started (a replay; an instance that
+   * started during one has seen nothing go back). A key missing then may only be missing for now: the gate answers 503, not 401.
    */
   async restoring(): Promise<boolean> {
     // Not fed to the watch: a lagging projection on a busy machine is not a restore begun or
@@ -168,7 +170,11 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
       const stored = await this.store.get(`checkpoint:${READ_MODELS}`);
       if (stored === null || comparePositions(decodePosition(stored), seen) < 0) return true;
     }
-    return (await this.runner.status()).lagMs > RESTORING_LAG_MS;
+    // Well behind on events recorded before this instance started: it started during a replay (it
+    // has seen no checkpoint go back). Events recorded since are live traffic, however busy the
+    // machine: a lagging projection is not a restore.
+    const { lagMs } = await this.runner.status();
+    return lagMs > Math.max(RESTORING_LAG_MS, Date.now() - this.startedAtMs);
   }
 
   status(): Promise<ProjectionStatus> {
