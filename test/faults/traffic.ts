@@ -5,8 +5,8 @@ import { trunkBody } from '../support/trunk-requests';
 import type { FaultEnvironment, Tenant } from './fault-env';
 import { Ledger } from './ledger';
 
-/** Longer than any answer the service should ever take; past it a request counts as a hang. */
-const HANG_MS = 30_000;
+/** Past the settle deadline an unanswered request counts as a hang (status -1, never expected). */
+const HANG_MS = SETTLE_DEADLINE_MS;
 const BATCH = 25;
 
 export interface TrafficMix {
