@@ -10,6 +10,8 @@ export interface SippCall {
   inviteSentMs: number;
   answeredMs: number;
   byeSentMs: number;
+  /** When the 200 answering the BYE came back. */
+  byeAnsweredMs: number;
 }
 
 export interface CallRun {
@@ -133,20 +135,21 @@ export async function runCalls(group: ProcessGroup, dir: string, run: CallRun): 
   return { exitCode, calls: parseCalls(log), log, output };
 }
 
-/** The CALL lines the scenario logs: call id, then seconds and microseconds of three moments. */
+/** The CALL lines the scenario logs: call id, then seconds and microseconds of four moments. */
 function parseCalls(log: string): SippCall[] {
   return log
     .split('\n')
     .filter((line) => line.startsWith('CALL '))
     .map((line) => {
       const [, callId, ...numbers] = line.trim().split(/\s+/);
-      const [inviteS, inviteUs, okS, okUs, byeS, byeUs] = numbers.map(Number);
+      const [inviteS, inviteUs, okS, okUs, byeS, byeUs, byeOkS, byeOkUs] = numbers.map(Number);
       const ms = (s: number, us: number) => s * 1000 + us / 1000;
       return {
         callId,
         inviteSentMs: ms(inviteS, inviteUs),
         answeredMs: ms(okS, okUs),
         byeSentMs: ms(byeS, byeUs),
+        byeAnsweredMs: ms(byeOkS, byeOkUs),
       };
     });
 }
