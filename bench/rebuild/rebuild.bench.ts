@@ -5,7 +5,7 @@ import type { EventStore } from '../../src/infrastructure/event-store/event-stor
 import { closeRedisClient, createRedisClient, waitForReady } from '../../src/infrastructure/redis/redis.client';
 import { createKeyVault } from '../../src/infrastructure/secrets/key-vault.factory';
 import { AesGcmSecretBox } from '../../src/infrastructure/secrets/secret-box';
-import { CATCH_UP_BATCH_SIZE } from '../../src/eventsourcing/projection-runner';
+import { CATCH_UP_BATCH_SIZE } from '../../src/eventsourcing/checkpointed-follower';
 import { progress, runBench } from '../lib/bench-main';
 import { type Cleanups, deleteRedisNamespace, dropSchema, tempDir } from '../lib/cleanups';
 import { describeMachine, loadAverageNow } from '../lib/machine';

@@ -1,16 +1,14 @@
 import {
-  comparePositions,
   decodePosition,
   encodePosition,
   EventStore,
-  EventSubscription,
   GlobalPosition,
   StoredEvent,
 } from '../infrastructure/event-store/event-store.port';
 import { ReadModelStore, WriteOp } from '../infrastructure/read-model/read-model-store.port';
 import { BatchView, compactOps } from './batch-view';
 import { catchUpTogether, CatchUpFollower } from './catch-up';
-import { PositionWaiters } from './position-waiters';
+import { CheckpointedFollower } from './checkpointed-follower';
 import { Projection } from './projection';
 
 export interface ProjectionStatus {
@@ -20,15 +18,6 @@ export interface ProjectionStatus {
   lagMs: number;
   caughtUp: boolean;
 }
-
-/**
- * The default largest batch (PROJECTION_BATCH_SIZE's default, app-config.ts): what a catch-up (a
- * rebuild, a restart behind) reads and writes at once, for runners built without the settings
- * (the rebuild benchmark, tests). Live, batches are whatever arrived since the last one. Larger
- * pages spend less per event on round trips (one MGET, one write script per batch) but hold Redis
- * longer per script and more events in memory.
- */
-export const CATCH_UP_BATCH_SIZE = 2000;
 
 /**
  * Writes one batch's ops and the checkpoint after them atomically. The default writes through the
@@ -52,45 +41,32 @@ export interface ProjectionRunnerOptions {
  * same atomic batch as the projection's writes: a crash between the two cannot happen, so a
  * restart neither loses nor repeats an event's effect.
  */
-export class ProjectionRunner implements CatchUpFollower {
-  private subscription: EventSubscription | null = null;
-  private checkpoint: GlobalPosition | null = null;
-  private readonly waiters = new PositionWaiters();
-  readonly batchSize: number;
-
+export class ProjectionRunner extends CheckpointedFollower {
   constructor(
-    readonly name: string,
+    name: string,
     private readonly projections: Projection[],
     private readonly store: ReadModelStore,
-    readonly events: EventStore,
+    events: EventStore,
     private readonly options: ProjectionRunnerOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? CATCH_UP_BATCH_SIZE;
+    super(name, events, options.batchSize);
   }
 
   private get checkpointKey(): string {
     return `checkpoint:${this.name}`;
   }
 
-  /** Loads the checkpoint from the store: where this runner's events resume. */
-  async resume(): Promise<GlobalPosition | null> {
+  protected async loadCheckpoint(): Promise<GlobalPosition | null> {
     const saved = await this.store.get(this.checkpointKey);
-    this.checkpoint = saved ? decodePosition(saved) : null;
-    this.options.onResume?.(this.checkpoint);
-    return this.checkpoint;
+    return saved ? decodePosition(saved) : null;
   }
 
-  async start(): Promise<void> {
-    await this.resume();
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: this.batchSize }, (batch) =>
-      this.applyBatch(batch),
-    );
+  protected override resumed(checkpoint: GlobalPosition | null): void {
+    this.options.onResume?.(checkpoint);
   }
 
-  async stop(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = null;
-    this.waiters.cancelAll();
+  protected override committed(position: GlobalPosition): void {
+    this.options.onCheckpoint?.(position);
   }
 
   /**
@@ -106,36 +82,22 @@ export class ProjectionRunner implements CatchUpFollower {
     this.checkpoint = null;
   }
 
-  /** Resolves true once every event up to `position` is applied, false after the timeout. */
-  waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
-    return this.waiters.wait((p) => this.reached(p), position, timeoutMs);
-  }
-
   /** Compares the checkpoint with the store: one small read, for /readyz and logs. */
   async status(now: Date = new Date()): Promise<ProjectionStatus> {
     // Not running here (another instance leads): the shared checkpoint is the one that counts.
-    const saved = this.subscription ? null : await this.store.get(this.checkpointKey);
+    const saved = this.following ? null : await this.store.get(this.checkpointKey);
     const checkpoint = saved ? decodePosition(saved) : this.checkpoint;
     const [next] = await this.events.readAll({ after: checkpoint, maxCount: 1 });
     const lagMs = next ? Math.max(0, now.getTime() - next.recordedAt.getTime()) : 0;
     return { name: this.name, checkpoint: checkpoint ? encodePosition(checkpoint) : null, lagMs, caughtUp: !next };
   }
 
-  private reached(position: GlobalPosition): boolean {
-    return this.checkpoint !== null && comparePositions(this.checkpoint, position) >= 0;
-  }
-
-  /** Applies a batch and its checkpoint atomically: from the subscription, or a shared catch-up while stopped. */
-  async applyBatch(batch: StoredEvent[]): Promise<void> {
-    if (batch.length === 0) return;
-    const last = batch[batch.length - 1];
+  /** The batch's writes and its checkpoint in one atomic write (fenced when leading among instances). */
+  protected async commit(batch: StoredEvent[], last: GlobalPosition): Promise<void> {
     const ops = await this.writesOf(batch);
-    const checkpoint = { key: this.checkpointKey, value: encodePosition(last.position) };
+    const checkpoint = { key: this.checkpointKey, value: encodePosition(last) };
     if (this.options.writer) await this.options.writer(ops, checkpoint, batch.length);
     else await this.store.write([...ops, { op: 'set', ...checkpoint }]);
-    this.checkpoint = last.position;
-    this.waiters.advance(last.position);
-    this.options.onCheckpoint?.(last.position);
   }
 
   private async writesOf(batch: StoredEvent[]): Promise<WriteOp[]> {

@@ -1,16 +1,14 @@
 import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import {
-  comparePositions,
   decodePosition,
   encodePosition,
   EventStore,
-  EventSubscription,
   GlobalPosition,
   StoredEvent,
 } from '../../infrastructure/event-store/event-store.port';
 import { isTrunkEvent } from '../domain/trunk.events';
-import { PositionWaiters } from '../../eventsourcing/position-waiters';
-import { CATCH_UP_BATCH_SIZE, type RebuiltFollower } from '../../eventsourcing/projection-runner';
+import { CheckpointedFollower } from '../../eventsourcing/checkpointed-follower';
+import { type RebuiltFollower } from '../../eventsourcing/projection-runner';
 import { redisCheckpointSource, runWhileLeading } from '../../eventsourcing/led-projection';
 import { SharedCheckpoint } from '../../eventsourcing/shared-checkpoint';
 import { ClusterServices } from '../../infrastructure/cluster/cluster.port';
@@ -46,66 +44,35 @@ interface DimensionRow {
  * version (the event's position), so re-applying a batch after a crash changes nothing; the
  * checkpoint is written after the rows.
  */
-export class TrunkDimensionProjector implements RebuiltFollower {
-  readonly name = NAME;
-  private subscription: EventSubscription | null = null;
-  private checkpoint: GlobalPosition | null = null;
-  private readonly waiters = new PositionWaiters();
+export class TrunkDimensionProjector extends CheckpointedFollower implements RebuiltFollower {
   private checkpointVersion = 0;
-  readonly batchSize: number;
 
   constructor(
-    private readonly events: EventStore,
+    events: EventStore,
     private readonly clickhouse: ClickHouseExecutor,
     private readonly options: TrunkDimensionOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? CATCH_UP_BATCH_SIZE;
+    super(NAME, events, options.batchSize);
   }
 
-  /** Loads the checkpoint from ClickHouse: where this projector's events resume. */
-  async resume(): Promise<GlobalPosition | null> {
+  /** The checkpoint row in ClickHouse. */
+  protected async loadCheckpoint(): Promise<GlobalPosition | null> {
     const [saved] = await this.clickhouse.query<{ position: string }>(
       'SELECT argMax(position, version) AS position FROM projection_checkpoints WHERE name = {name:String} HAVING count() > 0',
       { name: NAME },
     );
-    this.checkpoint = saved?.position ? decodePosition(saved.position) : null;
-    return this.checkpoint;
+    return saved?.position ? decodePosition(saved.position) : null;
   }
 
-  async start(): Promise<void> {
-    await this.resume();
-    this.subscription = this.events.subscribe({ after: this.checkpoint, batchSize: this.batchSize }, (batch) =>
-      this.applyBatch(batch),
-    );
-  }
-
-  async stop(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = null;
-    this.waiters.cancelAll();
-  }
-
-  waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> {
-    return this.waiters.wait(
-      (p) => this.checkpoint !== null && comparePositions(this.checkpoint, p) >= 0,
-      position,
-      timeoutMs,
-    );
-  }
-
-  /** Rows, then the checkpoint: from the subscription, or a shared catch-up while stopped. */
-  async applyBatch(batch: StoredEvent[]): Promise<void> {
-    if (batch.length === 0) return;
+  /** Rows, then the checkpoint row, then (among instances) the fenced announcement. */
+  protected async commit(batch: StoredEvent[], last: GlobalPosition): Promise<void> {
     const rows = await this.rowsOf(batch.filter(changesDimension));
     if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()]);
-    const last = batch[batch.length - 1].position;
     this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
     await this.clickhouse.insert('projection_checkpoints', [
       { name: NAME, position: encodePosition(last), version: this.checkpointVersion },
     ]);
     await this.options.announce?.(last);
-    this.checkpoint = last;
-    this.waiters.advance(last);
   }
 
   private async rowsOf(stored: StoredEvent[]): Promise<Map<string, DimensionRow>> {
