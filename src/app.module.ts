@@ -4,8 +4,6 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { ClusterModule } from './infrastructure/cluster/cluster.module';
-import { CLUSTER, ClusterServices } from './infrastructure/cluster/cluster.port';
-import { AdminBootstrap } from './api-keys/write/admin-key.bootstrap';
 import { Authenticator } from './access/authenticator';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
 import { CREDENTIAL_REVOCATIONS, CredentialsModule } from './access/credentials/credentials.module';
@@ -35,50 +33,18 @@ import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { RouteTable } from './platform/http/route-table';
 import { AppLogger } from './platform/logging/logging';
 import { OpenApiController, OpenApiDocument } from './platform/openapi/openapi.controller';
-import { ReadModels } from './read-models/read-models.service';
-import { GetAccountHandler, ListAccountsHandler } from './accounts/read/accounts.queries';
-import { AccountsReadController } from './accounts/http/accounts-read.controller';
-import { ListApiKeysHandler } from './api-keys/read/api-keys.queries';
-import { ApiKeysReadController } from './api-keys/http/api-keys-read.controller';
 import { Clock, CLOCK, systemClock } from './shared/clock';
-import { CreateAccountHandler } from './accounts/write/create-account.handler';
-import { AccountsWriteController } from './accounts/http/accounts.controller';
-import { IssueApiKeyHandler, RevokeApiKeyHandler } from './api-keys/write/api-key.handlers';
-import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
-import { ApiKeysWriteController } from './api-keys/http/api-keys.controller';
-import { CommandRunner } from './eventsourcing/command-runner';
-import { READ_YOUR_WRITES } from './eventsourcing/read-your-writes.port';
-import { READ_MODEL_STATUS } from './eventsourcing/read-model-status.port';
-import { GatewayController } from './trunks/http/gateway.controller';
-import { LookupGatewayTrunkHandler } from './trunks/read/gateway.queries';
-import { GetTrunkAsOfHandler, GetTrunkHistoryHandler } from './trunks/read/trunk-history.queries';
-import { ListTrunksAsOfHandler } from './trunks/read/trunks-as-of.query';
-import { TrunksReadController } from './trunks/http/trunks-read.controller';
-import { ClickHouseTrunkStats } from './trunks/read/clickhouse-trunk-stats';
-import { CALL_RECORD_WRITER, CallIngestion } from './calls/ingestion/call-ingestion.service';
-import { CallRecordWriter, sharedWriterOptions } from './calls/ingestion/call-record.writer';
-import { IngestController } from './calls/http/ingest.controller';
-import { CLICKHOUSE, ClickHouseExecutor } from './infrastructure/clickhouse/clickhouse.port';
-import { CallsController } from './calls/http/calls.controller';
-import { GetCallHandler, ListCallsHandler } from './calls/read/calls.queries';
-import { AnalyticsController } from './analytics/http/analytics.controller';
-import { GetAnalyticsOverviewHandler } from './analytics/read/analytics.queries';
-import { IngestionLifecycle } from './calls/ingestion/ingestion.lifecycle';
-import { TRUNK_STATS_READER } from './trunks/read/trunk-stats.port';
-import { GetTrunkHandler, ListTrunksHandler } from './trunks/read/trunk.queries';
-import { Reservations } from './trunks/write/reservation.service';
-import { CreateTrunkHandler } from './trunks/write/create-trunk.handler';
-import { DeleteTrunkHandler } from './trunks/write/delete-trunk.handler';
-import { GatewayAgentController, TrunksWriteController } from './trunks/http/trunks.controller';
-import { ReadAgentCredentialsHandler } from './trunks/write/read-agent-credentials.handler';
-import { RotateSipPasswordHandler } from './trunks/write/rotate-sip-password.handler';
-import { TrunkSupport } from './trunks/write/trunk-support';
-import { UpdateTrunkHandler } from './trunks/write/update-trunk.handler';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuditModule } from './audit/audit.module';
 import { RejectionsModule } from './rejections/rejections.module';
-import { ListGatewayChangesHandler } from './trunks/read/gateway-changes.query';
 import { ConsoleModule } from './console/console.module';
+import { ReadModelsModule } from './read-models/read-models.module';
+import { AccountsModule } from './accounts/accounts.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
+import { TrunksModule } from './trunks/trunks.module';
+import { CallsModule } from './calls/calls.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
@@ -107,6 +73,9 @@ export class AppModule {
     };
     const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);
     const rateLimiting = RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure);
+    const credentials = CredentialsModule.forRoot(rateLimitSettings(config), rateLimiting, infrastructure);
+    const audit = AuditModule.forRoot(auditSettings(config));
+    const webhooks = WebhooksModule.forRoot(webhookSettings(config));
     return {
       module: AppModule,
       imports: [
@@ -114,74 +83,32 @@ export class AppModule {
         CqrsModule.forRoot(),
         infrastructure,
         ClusterModule.forRoot(clusterSettings(config), options.logger),
+        ReadModelsModule,
         rateLimiting,
-        CredentialsModule.forRoot(rateLimitSettings(config), rateLimiting, infrastructure),
+        credentials,
         IdempotencyModule.forRoot(idempotencySettings(config), infrastructure),
-        WebhooksModule.forRoot(webhookSettings(config)),
-        AuditModule.forRoot(auditSettings(config)),
+        // The features, each wired here to what it uses of other folders.
+        AccountsModule,
+        ApiKeysModule.forRoot({
+          imports: [credentials, rateLimiting],
+          providers: [{ provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS }],
+        }),
+        TrunksModule.forRoot({ imports: [audit] }),
+        CallsModule.forRoot({ imports: [webhooks] }),
+        AnalyticsModule,
+        webhooks,
+        audit,
         RejectionsModule,
         ConsoleModule.forRoot(consoleSettings(config)),
       ],
-      controllers: [
-        HealthController,
-        OpenApiController,
-        AccountsWriteController,
-        AccountsReadController,
-        ApiKeysWriteController,
-        ApiKeysReadController,
-        TrunksWriteController,
-        GatewayAgentController,
-        TrunksReadController,
-        GatewayController,
-        IngestController,
-        CallsController,
-        AnalyticsController,
-      ],
+      controllers: [HealthController, OpenApiController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         RouteTable,
         OpenApiDocument,
-        CommandRunner,
-        ReadModels,
-        { provide: READ_YOUR_WRITES, useExisting: ReadModels },
-        { provide: READ_MODEL_STATUS, useExisting: ReadModels },
-        { provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS },
         Authenticator,
         RequestGate,
         ReadAheadRoutes,
-        AdminBootstrap,
-        CreateAccountHandler,
-        ListAccountsHandler,
-        GetAccountHandler,
-        IssueApiKeyHandler,
-        RevokeApiKeyHandler,
-        ListApiKeysHandler,
-        Reservations,
-        TrunkSupport,
-        { provide: TRUNK_STATS_READER, useClass: ClickHouseTrunkStats },
-        {
-          provide: CALL_RECORD_WRITER,
-          inject: [CLICKHOUSE, CLUSTER],
-          useFactory: (clickhouse: ClickHouseExecutor, cluster: ClusterServices | null) =>
-            new CallRecordWriter(clickhouse, sharedWriterOptions(clickhouse, cluster)),
-        },
-        CallIngestion,
-        IngestionLifecycle,
-        ListCallsHandler,
-        GetCallHandler,
-        GetAnalyticsOverviewHandler,
-        CreateTrunkHandler,
-        UpdateTrunkHandler,
-        RotateSipPasswordHandler,
-        DeleteTrunkHandler,
-        ReadAgentCredentialsHandler,
-        ListTrunksHandler,
-        GetTrunkHandler,
-        GetTrunkHistoryHandler,
-        GetTrunkAsOfHandler,
-        ListTrunksAsOfHandler,
-        LookupGatewayTrunkHandler,
-        ListGatewayChangesHandler,
       ],
     };
   }
