@@ -55,5 +55,7 @@ export function classifyRefusal(code: string | number | null | undefined, text: 
     return new AgentConnectError('agent_quota', false, `provider quota exhausted: ${said}`);
   if (/not[_ ]found|does not exist|unknown (model|agent)|no such/.test(words))
     return new AgentConnectError('agent_error', false, `provider has no such model or agent: ${said}`);
-  return new AgentConnectError('agent_error', true, `provider protocol error: ${said}`);
+  // The provider failing now (server_error, overloaded) may pass; a request it cannot take will not.
+  const transient = /server_error|internal|overloaded|unavailable|try again/.test(words);
+  return new AgentConnectError('agent_error', transient, `provider protocol error: ${said}`);
 }

@@ -144,7 +144,10 @@ export class MediaStreamsAgent extends AgentEmitter implements AgentPort {
       this.state = 'closed';
     });
     ws.on('close', (code, reason) => {
-      if (this.state === 'open') this.emitClosed({ by: 'agent', reason: reason.toString() || 'closed', code });
+      // A close frame (1000 normal, 1001 going away) is the agent hanging up; anything else (1006: the
+      // socket dropped without one) is the agent failing.
+      const by = code === 1000 || code === 1001 ? 'agent' : 'error';
+      if (this.state === 'open') this.emitClosed({ by, reason: reason.toString() || 'closed', code });
       this.state = 'closed';
     });
     ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));

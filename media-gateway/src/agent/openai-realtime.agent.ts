@@ -27,13 +27,11 @@ export interface OpenAiRealtimeSettings {
   vad?: { threshold?: number; prefix_padding_ms?: number; silence_duration_ms?: number } | null;
 }
 
-/** µ-law 8 kHz: 8 bytes a millisecond. */
-const BYTES_PER_MS = 8;
 const MARK = 'oai:';
 
 export class OpenAiRealtimeAgent extends ProviderAgent {
   private readonly settings: OpenAiRealtimeSettings;
-  /** The assistant item whose audio is arriving or playing, and how much of it arrived (ms). */
+  /** The assistant item whose audio is arriving or playing, how much of it went to the pacer and how much the caller heard (ms). */
   private item: { id: string; receivedMs: number; heardMs: number; truncated: boolean } | null = null;
   /** Marks in flight: name → (item, ms of that item's audio up to the mark). */
   private readonly marks = new Map<string, { id: string; endMs: number }>();
@@ -107,13 +105,17 @@ export class OpenAiRealtimeAgent extends ProviderAgent {
   private onDelta(itemId: string, delta: unknown): void {
     if (this.state !== 'open' || this.dropped.has(itemId)) return;
     if (!this.item || this.item.id !== itemId) this.item = { id: itemId, receivedMs: 0, heardMs: 0, truncated: false };
-    const bytes = this.pushAudio(delta);
-    if (bytes === 0) return;
-    this.item.receivedMs += bytes / BYTES_PER_MS;
-    // A mark after each delta: when the pacer returns it, the caller has heard the item up to here.
+    this.pushAudio(delta);
+  }
+
+  /** Each frame of the playing item is followed by a mark: when the pacer returns it, the caller has heard up to there. */
+  protected override frameOut(frame: Uint8Array): void {
+    super.frameOut(frame);
+    const item = this.item;
+    if (!item) return;
+    item.receivedMs += 20;
     const name = `${MARK}${++this.markSeq}`;
-    // Whole frames only (a delta's tail waits in the reframer for the next one): at most 20 ms early.
-    this.marks.set(name, { id: itemId, endMs: Math.floor(this.item.receivedMs / 20) * 20 });
+    this.marks.set(name, { id: item.id, endMs: item.receivedMs });
     this.emit('mark', name);
   }
 

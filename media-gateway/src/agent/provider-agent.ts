@@ -35,7 +35,7 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
   protected ws: WebSocket | null = null;
   protected state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
   protected call: AgentCallMetadata | null = null;
-  protected readonly reframer = new AudioReframer(160, (frame) => this.emit('audio', frame));
+  protected readonly reframer = new AudioReframer(160, (frame) => this.frameOut(frame));
   /** The last failure the provider reported in an error event: the class a close that follows carries. */
   protected lastFailure: AgentConnectError | null = null;
   private connecting: AbortController | null = null;
@@ -203,19 +203,13 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
     });
     ws.on('close', (code, reason) => {
       const text = reason.toString();
+      // 1006: the socket dropped without a close frame (retryable); otherwise the provider's words say why.
       const failure =
-        code === 1000 && !this.lastFailure
-          ? null
-          : (this.lastFailure ?? classifyRefusal(code, text || 'socket closed'));
-      this.ended(
-        { by: code === 1000 || code === 1001 ? 'agent' : 'error', reason: text || 'closed', code },
-        failure ??
-          new AgentConnectError(
-            'agent_error',
-            true,
-            `the provider closed the socket before the session was ready (${code})`,
-          ),
-      );
+        this.lastFailure ??
+        (code === 1006
+          ? new AgentConnectError('agent_error', true, 'the provider dropped the socket (1006)')
+          : classifyRefusal(code, text || `the provider closed the socket (${code})`));
+      this.ended({ by: code === 1000 || code === 1001 ? 'agent' : 'error', reason: text || 'closed', code }, failure);
     });
   }
 
@@ -262,6 +256,11 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
       return;
     }
     this.onEvent(value as Record<string, unknown>);
+  }
+
+  /** One 20 ms agent frame to the pacer. */
+  protected frameOut(frame: Uint8Array): void {
+    this.emit('audio', frame);
   }
 
   /** Base64 audio from the provider into 20 ms frames; a malformed payload is dropped (counted). */

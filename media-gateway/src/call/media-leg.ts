@@ -124,9 +124,9 @@ export function connectFailure(error: unknown): AgentConnectError {
       // A socket, DNS or connection error before any answer: unreachable; an answer that refused: refused.
       if (/unreachable|host not found|connection failed/.test(reason))
         return new AgentConnectError('agent_unreachable', retryable, 503, 'Agent unreachable', reason);
-      if (/no such model or agent/.test(reason))
+      if (/no such model or agent|HTTP 404/.test(reason))
         return new AgentConnectError('agent_error', false, 503, 'Agent not found', reason);
-      if (/protocol error|audio formats|before the session was ready/.test(reason))
+      if (/protocol error|audio formats|before the session was ready|to the WebSocket upgrade/.test(reason))
         return new AgentConnectError('agent_error', retryable, 503, 'Agent protocol error', reason);
       return new AgentConnectError('agent_error', retryable, 503, 'Agent refused', reason);
   }

@@ -6,7 +6,7 @@ const READY_MS = 120_000;
 
 /**
  * Trunkline on its embedded defaults as its own process (fixed port and data directory, so a
- * restart brings back the same service), routing custom trunks to the media gateway.
+ * restart brings back the same service), routing every provider's trunks to the media gateway.
  */
 export async function startTrunkline(
   group: ProcessGroup,
@@ -20,6 +20,8 @@ export async function startTrunkline(
       SIP_DOMAIN,
       // sip_target of custom trunks: the media gateway, which looks the trunk up by the request-URI user.
       SIP_ROUTE_CUSTOM: `sip:{sip_username}@127.0.0.1:${settings.mediaGatewayPort}`,
+      SIP_ROUTE_OPENAI: `sip:{sip_username}@127.0.0.1:${settings.mediaGatewayPort}`,
+      SIP_ROUTE_ELEVENLABS: `sip:{sip_username}@127.0.0.1:${settings.mediaGatewayPort}`,
       LOG_LEVEL: 'warn',
     },
     READY_MS,
