@@ -46,7 +46,11 @@ export function sanitizedTarget(url: string): string {
  */
 export function classifyRefusal(code: string | number | null | undefined, text: string): AgentConnectError {
   const words = `${code ?? ''} ${text}`.toLowerCase();
-  const said = text.replace(/[^\x20-\x7e]/g, '?').slice(0, 160);
+  // Providers echo masked keys ("sk-abc***xyz"): anything key-like is cut before the text reaches a log line.
+  const said = text
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/\bsk-\S*|[A-Za-z0-9_*-]{20,}/g, '[redacted]')
+    .slice(0, 160);
   if (/invalid_api_key|unauthori[sz]ed|authentication|api key|api_key|forbidden|permission/.test(words))
     return new AgentConnectError('agent_auth', false, `provider refused the key: ${said}`);
   if (/rate_limit|rate limit|too many|concurren/.test(words))
