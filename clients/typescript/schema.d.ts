@@ -889,7 +889,7 @@ export interface components {
              * @description The failure taxonomy (docs/sip-gateway.md)
              * @enum {string|null}
              */
-            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "agent_auth" | "agent_quota" | "network" | "capacity" | null;
             /** @description Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing) */
             billable_seconds: number;
             /** @description Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured */
@@ -972,7 +972,7 @@ export interface components {
              * @description The failure taxonomy (docs/sip-gateway.md)
              * @enum {string|null}
              */
-            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "agent_auth" | "agent_quota" | "network" | "capacity" | null;
             /** @description Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing) */
             billable_seconds: number;
             /** @description Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured */
@@ -1064,6 +1064,8 @@ export interface components {
                 agent_timeout: number;
                 agent_error: number;
                 agent_unreachable: number;
+                agent_auth: number;
+                agent_quota: number;
                 network: number;
                 capacity: number;
                 unclassified: number;
@@ -4167,7 +4169,7 @@ export interface operations {
                      * @description Derived from sip_code by the failure taxonomy when absent
                      * @enum {string|null}
                      */
-                    failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+                    failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "agent_auth" | "agent_quota" | "network" | "capacity" | null;
                     /** @description Derived from sip_code when absent */
                     retryable?: boolean | null;
                     /** @description The carrier's IP address */
@@ -4262,7 +4264,7 @@ export interface operations {
                          * @description Derived from sip_code by the failure taxonomy when absent
                          * @enum {string|null}
                          */
-                        failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+                        failure_class?: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "agent_auth" | "agent_quota" | "network" | "capacity" | null;
                         /** @description Derived from sip_code when absent */
                         retryable?: boolean | null;
                         /** @description The carrier's IP address */

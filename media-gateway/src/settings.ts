@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { ELEVENLABS_CONVAI_URL } from './agent/elevenlabs-convai.agent';
+import { OPENAI_REALTIME_URL } from './agent/openai-realtime.agent';
 
 /** Everything the media gateway is configured with, read and checked once at start (docs/media-gateway.md). */
 export interface Settings {
@@ -27,6 +29,9 @@ export interface Settings {
   /** The agent must be connected (WebSocket open and `start` sent) within this long, or the caller gets 480. */
   agentConnectTimeoutMs: number;
   maxCalls: number;
+  /** The providers' WebSocket endpoints (MEDIA_GATEWAY_OPENAI_URL, MEDIA_GATEWAY_ELEVENLABS_URL): the real ones by default, a test's mocks otherwise. */
+  openaiUrl: string;
+  elevenlabsUrl: string;
   /** Where records wait until Trunkline takes them. */
   spoolDir: string;
   logLevel: string;
@@ -59,6 +64,19 @@ function pem(env: Env, name: string): string | null {
   } catch (error) {
     throw new SettingsError(`${name}: cannot read ${path} (${(error as Error).message})`);
   }
+}
+
+function websocketUrl(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim() || fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingsError(`${name} must be a ws:// or wss:// URL`);
+  }
+  if ((url.protocol !== 'wss:' && url.protocol !== 'ws:') || url.username || url.password || url.hash)
+    throw new SettingsError(`${name} must be a ws:// or wss:// URL without credentials`);
+  return value;
 }
 
 /** Reads the environment once; any bad value stops the process with a message naming the setting. */
@@ -107,6 +125,8 @@ export function loadSettings(env: Env = process.env): Settings {
     mediaTimeoutMs: integer(env, 'MEDIA_TIMEOUT_MS', 10_000, 500, 3_600_000),
     agentConnectTimeoutMs: integer(env, 'AGENT_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     maxCalls: integer(env, 'MAX_CALLS', 500, 1, 100_000),
+    openaiUrl: websocketUrl(env, 'MEDIA_GATEWAY_OPENAI_URL', OPENAI_REALTIME_URL),
+    elevenlabsUrl: websocketUrl(env, 'MEDIA_GATEWAY_ELEVENLABS_URL', ELEVENLABS_CONVAI_URL),
     spoolDir: env.SPOOL_DIR?.trim() || './.data/media-gateway/spool',
     logLevel: env.LOG_LEVEL?.trim() || 'info',
   };

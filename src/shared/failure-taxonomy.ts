@@ -13,6 +13,10 @@ export const FAILURE_CLASSES = [
   'agent_error',
   /** The agent could not be connected at all (a media gateway's WebSocket connect failed); stated by the record. */
   'agent_unreachable',
+  /** The agent's provider refused our credentials (a bad or revoked key); stated by the media gateway's record. */
+  'agent_auth',
+  /** The agent's provider refused for quota or rate limit; stated by the media gateway's record. */
+  'agent_quota',
   'network',
   'capacity',
 ] as const;
@@ -76,6 +80,9 @@ export function classify(input: {
   if (answered || (sipCode >= 200 && sipCode < 300)) {
     const byCause = q850Cause === null ? null : classOfCause(q850Cause);
     if (byCause) return { status: 'disconnected', failure_class: byCause, retryable: true };
+    // The agent failed mid-call (its socket dropped, a protocol error): the media gateway hung up.
+    if (disconnectReason === 'agent_error')
+      return { status: 'disconnected', failure_class: 'agent_error', retryable: true };
     if (disconnectReason !== null && ABNORMAL_ENDINGS.includes(disconnectReason))
       return { status: 'disconnected', failure_class: 'network', retryable: true };
     return { status: 'connected', failure_class: 'normal', retryable: false };

@@ -41,17 +41,29 @@ describe('OpenAI key validation against a stand-in', () => {
     await Promise.all(stubs.splice(0).map((s) => s.close()));
   });
 
-  it('accepts a key answered 200, sent as a Bearer token to GET {base}/models', async () => {
+  it('accepts a key answered 200, sent as a Bearer token to GET {base}/models/{the media gateway default model}', async () => {
     const openai = await stub(() => 200);
     expect(await validateOpenAi(openai)).toEqual({ ok: true });
-    expect(openai.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/models' })]);
+    expect(openai.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/models/gpt-realtime' })]);
     expect(openai.requests[0].headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
   });
 
   it('joins a base that ends in a slash without doubling it', async () => {
     const openai = await stub(() => 200);
     await validateOpenAi(`${openai.url}/v1/`);
-    expect(openai.requests[0].path).toBe('/v1/models');
+    expect(openai.requests[0].path).toBe('/v1/models/gpt-realtime');
+  });
+
+  it("checks the trunk's provider_settings.model, the one the media gateway opens its Realtime session with; 404 names provider_settings", async () => {
+    const openai = await stub(({ path }) => (path === '/v1/models/gpt-realtime-mini' ? 200 : 404));
+    const validator = liveValidator({ openai: `${openai.url}/v1` });
+    expect(await validator.validate({ provider: 'openai', apiKey: OPENAI_KEY, model: 'gpt-realtime-mini' })).toEqual({
+      ok: true,
+    });
+    const missing = await validator.validate({ provider: 'openai', apiKey: OPENAI_KEY, model: 'no-such-model' });
+    expect(missing).toMatchObject({ ok: false, reason: 'rejected', field: 'provider_settings' });
+    expect(openai.requests.map((r) => r.path)).toEqual(['/v1/models/gpt-realtime-mini', '/v1/models/no-such-model']);
+    expectNoSecret(missing, OPENAI_KEY);
   });
 
   it.each([401, 403])('rejects a key answered %i on openai_api_key, without the key in the result', async (status) => {
@@ -60,7 +72,7 @@ describe('OpenAI key validation against a stand-in', () => {
     expectNoSecret(result, OPENAI_KEY);
   });
 
-  it.each([400, 404])('rejects a key answered with another client error (%i)', async (status) => {
+  it.each([400, 422])('rejects a key answered with another client error (%i)', async (status) => {
     expect(await validateOpenAi(await stub(() => status))).toMatchObject({
       ok: false,
       reason: 'rejected',

@@ -7,12 +7,14 @@ import { freePort, until } from '../support/free-port';
 import { ApiClient } from '../support/http-client';
 import { ServiceProcess } from '../support/service-process';
 import { testCertificate } from '../support/provider-stubs';
-import { customBody } from '../support/trunk-requests';
+import { customBody, elevenlabsBody, OPENAI_KEY, trunkBody } from '../support/trunk-requests';
 import { startGateway } from '../../bench/lib/sip/gateway';
 import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
 import { recordIdOf } from '../../bench/lib/sip/sipp';
 import { caFileOf, provision } from '../sip/support/trunkline';
 import { MockAgent, startMockAgent, toneReply } from './support/mock-agent';
+import { ElevenLabsMock, startElevenLabsMock } from './support/mock-elevenlabs';
+import { OpenAiMock, startOpenAiMock } from './support/mock-openai';
 import { MediaGatewaySettings, startMediaGateway } from './support/media-gateway';
 import { LossyRelay, RELAY_ADDRESS, RtpCounter } from './support/network';
 import { CallShape, MediaResult, runMediaCalls } from './support/sipp-media';
@@ -78,6 +80,8 @@ describe('the media gateway under real SIP and RTP', () => {
   const group = new ProcessGroup();
   const dir = mkdtempSync(join(tmpdir(), 'trunkline-media-'));
   const agents: Record<string, MockAgent> = {};
+  let openai: OpenAiMock;
+  let elevenlabs: ElevenLabsMock;
   let settings: { dataDir: string; port: number; mediaGatewayPort: number };
   let service: ServiceProcess;
   let client: ApiClient;
@@ -170,6 +174,21 @@ describe('the media gateway under real SIP and RTP', () => {
       hangUpAfterReplies: 1,
     });
     agents.stuck = await startMockAgent({ certificate, neverAnswerUpgrade: true });
+    // The conformance suite's custom agents: each failure, and a socket dropped mid-call.
+    agents.auth = await startMockAgent({ certificate, refuseStatus: 401 });
+    agents.quota = await startMockAgent({ certificate, refuseStatus: 429 });
+    agents.missing = await startMockAgent({ certificate, refuseStatus: 404 });
+    agents.protocol = await startMockAgent({ certificate, refuseStatus: 200 });
+    agents.drop = await startMockAgent({
+      certificate,
+      replyDelayMs: D,
+      silenceMs: SILENCE_MS,
+      reply: toneReply(REPLY_MS),
+      dropAfterMs: 4_000,
+    });
+    // The providers, written from their published protocols; same D, answers and VAD silence as the custom agent.
+    openai = await startOpenAiMock(certificate, { replyDelayMs: D, replyMs: REPLY_MS, silenceMs: SILENCE_MS });
+    elevenlabs = await startElevenLabsMock(certificate, { replyDelayMs: D, replyMs: REPLY_MS, silenceMs: SILENCE_MS });
     const agentCa = join(dir, 'agents-ca.pem');
     writeFileSync(
       agentCa,
@@ -199,6 +218,8 @@ describe('the media gateway under real SIP and RTP', () => {
         ADVERTISE_RTP_ADDRESS: RELAY_ADDRESS,
         MEDIA_TIMEOUT_MS: String(MEDIA_TIMEOUT_MS),
         AGENT_CONNECT_TIMEOUT_MS: '3000',
+        MEDIA_GATEWAY_OPENAI_URL: openai.url,
+        MEDIA_GATEWAY_ELEVENLABS_URL: elevenlabs.url,
       },
     };
     mediaGateway = await startMediaGateway(group, mediaSettings);
@@ -215,49 +236,12 @@ describe('the media gateway under real SIP and RTP', () => {
   afterAll(async () => {
     for (const counter of counters) counter.close();
     relay?.close();
-    await Promise.all(Object.values(agents).map((a) => a.close()));
+    await Promise.all([...Object.values(agents), openai, elevenlabs].filter(Boolean).map((a) => a.close()));
     await group.stopAll();
     // MEDIA_TEST_KEEP=1 keeps the scenarios, SIPp logs and spool for a look after a failure.
     if (!process.env.MEDIA_TEST_KEEP) rmSync(dir, { recursive: true, force: true });
     else console.log(`kept ${dir}`);
   }, 60_000);
-
-  it('bridges a call to the agent: one turn per utterance, processing time D + the silence window, agent audio at the caller', async () => {
-    const line = await trunk(agents.normal.url);
-    const {
-      run,
-      counters: [counter],
-    } = await call(
-      line,
-      { kind: 'answered', wav: speech.wav, end: 'caller' },
-      1,
-      Math.round(speech.durationS * 1000) + 1000,
-    );
-    succeeded(run);
-    const [record] = await records(line.id, 1);
-    expect(record).toMatchObject({
-      status: 'connected',
-      sip_code: 200,
-      metrics: { codec_used: 'G711u', packet_loss_percent: 0 },
-    });
-    expect(record.id).toBe(recordIdOf(run.events.find((e) => e.what === 'ANSWERED')!.callId));
-    expect(turnsOf(record, 'caller')).toHaveLength(2);
-    const answers = turnsOf(record, 'agent');
-    expect(answers).toHaveLength(2);
-    for (const answer of answers) {
-      expect(Math.abs(answer.processing_time_ms - (D + SILENCE_MS))).toBeLessThanOrEqual(60);
-      expect(Math.abs(answer.duration_ms - REPLY_MS)).toBeLessThanOrEqual(60);
-    }
-    expect(Math.abs(record.ai_latency_ms - (D + SILENCE_MS))).toBeLessThanOrEqual(60);
-    expect(record.metrics.jitter_ms).not.toBeNull();
-    expect(record.metrics.gateway_processing_ms).not.toBeNull();
-    // G.711 without loss on loopback: the E-model's best band (G.107: R 93.2 → MOS 4.41).
-    expect(record.metrics.mos).toBeGreaterThan(4.3);
-    expect(record.sip_trace).toMatch(/INVITE/);
-    // The caller heard both answers: 2 × 1 s of agent audio is 100 RTP packets of 20 ms.
-    expect(counter.packets).toBe(2 * (REPLY_MS / 20));
-    expect(agents.normal.connections.at(-1)!.stopped).toBe(true);
-  }, 120_000);
 
   it('measures 5 % loss injected on the path from the carrier (5 ± 1.5 %)', async () => {
     const line = await trunk(agents.normal.url);
@@ -278,37 +262,14 @@ describe('the media gateway under real SIP and RTP', () => {
     expect(record.metrics.packet_loss_percent).toBeLessThanOrEqual(6.5);
   }, 120_000);
 
-  it('marks the agent turn interrupted when the caller barges in and the agent sends clear', async () => {
-    const line = await trunk(agents.long.url);
-    const before = agents.long.connections.length;
-    const {
-      run,
-      counters: [counter],
-    } = await call(
-      line,
-      { kind: 'answered', wav: bargeIn.wav, end: 'caller' },
-      1,
-      Math.round(bargeIn.durationS * 1000),
-    );
-    succeeded(run);
-    const connection = agents.long.connections[before];
-    expect(connection.clearsSent).toBeGreaterThanOrEqual(1);
-    const [record] = await records(line.id, 1);
-    const answers = turnsOf(record, 'agent');
-    expect(answers[0].interrupted).toBe(true);
-    // The first answer was cut short: far less than its 4 s reached the caller.
-    expect(answers[0].duration_ms).toBeLessThan(3_000);
-    expect(counter.packets).toBeLessThan(2 * (4_000 / 20));
-  }, 120_000);
-
   it('answers 503 and records a failed call when the agent cannot be reached', async () => {
     const line = await trunk(`wss://127.0.0.1:${await freePort()}/agent`);
     const { run } = await call(line, { kind: 'refused' });
     succeeded(run);
-    // The media gateway answers 503; Kamailio, a proxy, relays a 503 as 500 (RFC 3261 §16.7 step 6).
-    expect(run.events.filter((e) => e.what === 'REFUSED').map((e) => e.detail)).toEqual(['500']);
+    // The media gateway answers 503 with why; Kamailio relays it to the carrier unchanged (trunkline-media-gateway.cfg).
+    expect(run.events.filter((e) => e.what === 'REFUSED').map((e) => e.detail)).toEqual(['503 Agent unreachable']);
     const [record] = await records(line.id, 1);
-    expect(record).toMatchObject({ status: 'failed', sip_code: 503 });
+    expect(record).toMatchObject({ status: 'failed', sip_code: 503, sip_reason: 'Agent unreachable' });
     expect(record).toMatchObject({ failure_class: 'agent_unreachable', retryable: true, answered_at: null });
   }, 120_000);
 
@@ -398,6 +359,215 @@ describe('the media gateway under real SIP and RTP', () => {
     expect(turnsOf(record, 'caller')).toHaveLength(2);
     expect(turnsOf(record, 'agent')).toHaveLength(2);
   }, 120_000);
+
+  /**
+   * The agent conformance suite: one set of cases, run against the three adapters of the agent port
+   * (custom Media Streams, OpenAI Realtime, ElevenLabs Conversational AI), each against its mock
+   * written from the provider's published protocol. Every provider's processing_time_ms means the
+   * same: end of caller speech (the gateway's VAD) → first agent frame sent to the caller.
+   */
+  type Kind = 'normal' | 'long' | 'auth' | 'quota' | 'missing' | 'protocol' | 'drop';
+  interface Conformance {
+    provider: 'custom' | 'openai' | 'elevenlabs';
+    body(kind: Kind): Record<string, unknown>;
+    /** What the provider's quota refusal is: a rate limit (retryable) or exhausted quota. */
+    quota: { retryable: boolean; phrase: string };
+    /** Provider-side evidence of the two-turn call and of the barge-in. */
+    spoke(): void;
+    interrupted(firstAnswerMs: number): void;
+  }
+  const VAD = { threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: SILENCE_MS };
+  const PROMPT = 'You answer questions about orders.';
+  const conformance: Conformance[] = [
+    {
+      provider: 'custom',
+      body: (kind) => customBody({ custom_endpoint: agents[kind].url, vad: VAD }),
+      quota: { retryable: true, phrase: 'Agent rate limited' },
+      spoke: () => expect(agents.normal.connections.at(-1)!.stopped).toBe(true),
+      interrupted: () => expect(agents.long.connections.at(-1)!.clearsSent).toBeGreaterThanOrEqual(1),
+    },
+    {
+      provider: 'openai',
+      body: (kind) =>
+        trunkBody({
+          openai_api_key: kind === 'auth' ? `sk-revoked-${'x'.repeat(24)}` : OPENAI_KEY,
+          provider_settings: { model: `mock-${kind}`, voice: 'marin' },
+          system_prompt: PROMPT,
+          vad: VAD,
+        }),
+      quota: { retryable: false, phrase: 'Agent quota exhausted' },
+      spoke: () => {
+        const connection = openai.connections.at(-1)!;
+        expect(connection.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+        expect(openai.sessions.at(-1)).toMatchObject({
+          type: 'realtime',
+          instructions: PROMPT,
+          audio: {
+            input: {
+              format: { type: 'audio/pcmu' },
+              turn_detection: {
+                type: 'server_vad',
+                threshold: 0.5,
+                prefix_padding_ms: 300,
+                silence_duration_ms: SILENCE_MS,
+              },
+            },
+            output: { format: { type: 'audio/pcmu' }, voice: 'marin' },
+          },
+        });
+        expect(connection.audioFrames).toBeGreaterThan(100);
+      },
+      interrupted: (firstAnswerMs) => {
+        // The item is truncated at what the caller heard: the first answer's measured duration (±2 frames).
+        const truncate = openai.truncates.at(-1)!;
+        expect(truncate).toBeDefined();
+        expect(Math.abs(truncate.audio_end_ms - firstAnswerMs)).toBeLessThanOrEqual(60);
+      },
+    },
+    {
+      provider: 'elevenlabs',
+      body: (kind) =>
+        elevenlabsBody({
+          elevenlabs_api_key: kind === 'auth' ? `revoked${'x'.repeat(24)}` : 'e1'.repeat(16),
+          elevenlabs_agent_id: kind === 'protocol' ? 'agent-pcm' : `agent-${kind}`,
+          system_prompt: PROMPT,
+          vad: VAD,
+        }),
+      quota: { retryable: false, phrase: 'Agent quota exhausted' },
+      spoke: () => {
+        const connection = elevenlabs.connections.at(-1)!;
+        expect(connection.headers['xi-api-key']).toBe('e1'.repeat(16));
+        expect(elevenlabs.initiations.at(-1)).toMatchObject({
+          conversation_config_override: { agent: { prompt: { prompt: PROMPT } } },
+        });
+        // Pings every second over a 12 s call: each answered with its own event_id.
+        expect(elevenlabs.counters.pongs).toBeGreaterThanOrEqual(5);
+        expect(elevenlabs.counters.badPongs).toBe(0);
+      },
+      interrupted: () => expect(elevenlabs.counters.interruptions).toBeGreaterThanOrEqual(1),
+    },
+  ];
+  const conformanceTrunk = async (body: Record<string, unknown>) => {
+    const created = await client.post('/v1/trunks', { ...body, sip_password: PASSWORD });
+    if (created.status !== 201) throw new Error(`trunk: ${created.text}`);
+    return created.body as { id: string; sip_username: string };
+  };
+
+  describe.each(conformance)('agent conformance: $provider', (c) => {
+    it('carries a two-turn conversation: one turn per utterance, processing time D + the silence window, every answer heard', async () => {
+      const line = await conformanceTrunk(c.body('normal'));
+      const {
+        run,
+        counters: [counter],
+      } = await call(
+        line,
+        { kind: 'answered', wav: speech.wav, end: 'caller' },
+        1,
+        Math.round(speech.durationS * 1000) + 1000,
+      );
+      succeeded(run);
+      const [record] = await records(line.id, 1);
+      expect(record).toMatchObject({
+        status: 'connected',
+        sip_code: 200,
+        metrics: { codec_used: 'G711u', packet_loss_percent: 0 },
+      });
+      expect(record.id).toBe(recordIdOf(run.events.find((e) => e.what === 'ANSWERED')!.callId));
+      expect(record.metrics.jitter_ms).not.toBeNull();
+      expect(record.metrics.gateway_processing_ms).not.toBeNull();
+      // G.711 without loss on loopback: the E-model's best band (G.107: R 93.2 → MOS 4.41).
+      expect(record.metrics.mos).toBeGreaterThan(4.3);
+      expect(record.sip_trace).toMatch(/INVITE/);
+      expect(turnsOf(record, 'caller')).toHaveLength(2);
+      const answers = turnsOf(record, 'agent');
+      expect(answers).toHaveLength(2);
+      for (const answer of answers) {
+        expect(Math.abs(answer.processing_time_ms - (D + SILENCE_MS))).toBeLessThanOrEqual(60);
+        expect(Math.abs(answer.duration_ms - REPLY_MS)).toBeLessThanOrEqual(60);
+      }
+      console.log(
+        `conformance ${c.provider}: processing_time_ms ${answers.map((a: any) => a.processing_time_ms).join(', ')} ` +
+          `(D + silence = ${D + SILENCE_MS}), ai_latency_ms ${record.ai_latency_ms}`,
+      );
+      expect(Math.abs(record.ai_latency_ms - (D + SILENCE_MS))).toBeLessThanOrEqual(60);
+      // The caller heard both answers: 2 × 1 s of agent audio is 100 RTP packets of 20 ms.
+      expect(counter.packets).toBe(2 * (REPLY_MS / 20));
+      c.spoke();
+    }, 120_000);
+
+    it('honours a barge-in: the answer stops at once, the turn is marked interrupted', async () => {
+      const line = await conformanceTrunk(c.body('long'));
+      const {
+        run,
+        counters: [counter],
+      } = await call(
+        line,
+        { kind: 'answered', wav: bargeIn.wav, end: 'caller' },
+        1,
+        Math.round(bargeIn.durationS * 1000),
+      );
+      succeeded(run);
+      const [record] = await records(line.id, 1);
+      const answers = turnsOf(record, 'agent');
+      expect(answers[0].interrupted).toBe(true);
+      // The first 4 s answer was cut short: far less of it reached the caller.
+      expect(answers[0].duration_ms).toBeLessThan(3_000);
+      expect(counter.packets).toBeLessThan(2 * (4_000 / 20));
+      c.interrupted(answers[0].duration_ms);
+    }, 120_000);
+
+    const failures: { kind: Kind; failureClass: string; retryable: boolean | null; phrase: string | null }[] = [
+      { kind: 'auth', failureClass: 'agent_auth', retryable: false, phrase: 'Agent authentication refused' },
+      { kind: 'quota', failureClass: 'agent_quota', retryable: null, phrase: null },
+      { kind: 'missing', failureClass: 'agent_error', retryable: false, phrase: 'Agent not found' },
+      { kind: 'protocol', failureClass: 'agent_error', retryable: false, phrase: 'Agent protocol error' },
+    ];
+    it.each(failures)(
+      'refuses the call 503 when the provider refuses ($kind): reason phrase, failure class, rejection',
+      async (f) => {
+        const line = await conformanceTrunk(c.body(f.kind));
+        const phrase = f.phrase ?? c.quota.phrase;
+        const retryable = f.retryable ?? c.quota.retryable;
+        const { run } = await call(line, { kind: 'refused' });
+        succeeded(run);
+        // The carrier hears the media gateway's answer, relayed by Kamailio unchanged.
+        expect(run.events.filter((e) => e.what === 'REFUSED').map((e) => e.detail)).toEqual([`503 ${phrase}`]);
+        const [record] = await records(line.id, 1);
+        expect(record).toMatchObject({
+          status: 'failed',
+          sip_code: 503,
+          sip_reason: phrase,
+          failure_class: f.failureClass,
+          retryable,
+          answered_at: null,
+        });
+        await until(
+          'the rejection',
+          async () => ((await client.get(`/v1/trunks/${line.id}/rejections`)).body.rejections ?? []).length === 1,
+          60_000,
+        );
+        const rejection = (await client.get(`/v1/trunks/${line.id}/rejections`)).body.rejections[0];
+        expect(rejection).toMatchObject({ sip_code: 503, sip_reason: phrase, reason: 'agent_unavailable' });
+      },
+      120_000,
+    );
+
+    it('hangs up with BYE when the provider drops the socket mid-call: agent_error, retryable', async () => {
+      const line = await conformanceTrunk(c.body('drop'));
+      const { run } = await call(line, { kind: 'answered', wav: oneUtterance.wav, end: 'gateway' });
+      succeeded(run);
+      expect(run.events.some((e) => e.what === 'ENDED' && e.detail === 'gateway')).toBe(true);
+      const [record] = await records(line.id, 1);
+      expect(record).toMatchObject({
+        status: 'disconnected',
+        sip_code: 200,
+        disconnect_reason: 'agent_error',
+        failure_class: 'agent_error',
+        retryable: true,
+      });
+      expect(turnsOf(record, 'agent')).toHaveLength(1);
+    }, 120_000);
+  });
 
   it('carries 50 concurrent calls, each recorded once with its turns, each caller hearing its agent', async () => {
     const line = await trunk(agents.normal.url);

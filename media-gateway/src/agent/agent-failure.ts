@@ -38,3 +38,28 @@ export function sanitizedTarget(url: string): string {
     return '(invalid URL)';
   }
 }
+
+/**
+ * A provider's refusal told in words (an error event's code and message, or a close frame's code and
+ * reason) before the session was ready: auth (bad or revoked key), quota (credits, billing: not
+ * retryable) or rate limit (retryable), not found (model, agent, voice), anything else a protocol error.
+ */
+export function classifyRefusal(code: string | number | null | undefined, text: string): AgentConnectError {
+  const words = `${code ?? ''} ${text}`.toLowerCase();
+  // Providers echo masked keys ("sk-abc***xyz"): anything key-like is cut before the text reaches a log line.
+  const said = text
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/\bsk-\S*|[A-Za-z0-9_*-]{20,}/g, '[redacted]')
+    .slice(0, 160);
+  if (/invalid_api_key|unauthori[sz]ed|authentication|api key|api_key|forbidden|permission/.test(words))
+    return new AgentConnectError('agent_auth', false, `provider refused the key: ${said}`);
+  if (/rate_limit|rate limit|too many|concurren/.test(words))
+    return new AgentConnectError('agent_quota', true, `provider rate limit: ${said}`);
+  if (/quota|insufficient|credits|billing|payment/.test(words))
+    return new AgentConnectError('agent_quota', false, `provider quota exhausted: ${said}`);
+  if (/not[_ ]found|does not exist|unknown (model|agent)|no such/.test(words))
+    return new AgentConnectError('agent_error', false, `provider has no such model or agent: ${said}`);
+  // The provider failing now (server_error, overloaded) may pass; a request it cannot take will not.
+  const transient = /server_error|internal|overloaded|unavailable|try again/.test(words);
+  return new AgentConnectError('agent_error', transient, `provider protocol error: ${said}`);
+}

@@ -1,7 +1,7 @@
 /**
  * The one port through which a call reaches its AI agent, whatever the provider. The call connects
  * it before answering the INVITE, feeds it the caller's 20 ms mu-law frames, and takes its audio into
- * the pacer. Adapters: media-streams (custom WebSocket agents); OpenAI and ElevenLabs come next.
+ * the pacer. Adapters: media-streams (custom WebSocket agents), openai-realtime, elevenlabs-convai.
  */
 
 /** What the agent is told about the call (Media Streams `start`: callSid, customParameters...). */
@@ -42,6 +42,9 @@ export interface AgentClosed {
   /** Our close reason, the WebSocket close code and reason, or the error's message (no secrets). */
   reason: string;
   code?: number;
+  /** A provider's failure mid-call (error event, dropped socket): the record's class and whether a retry may work. */
+  failureClass?: AgentFailureClass;
+  retryable?: boolean;
 }
 
 export interface AgentEvents {

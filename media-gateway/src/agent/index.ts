@@ -10,3 +10,5 @@ export {
   AgentConnectError,
 } from './agent.port';
 export { type MediaStreamsAgentOptions, MediaStreamsAgent } from './media-streams.agent';
+export { type OpenAiRealtimeSettings, OpenAiRealtimeAgent, OPENAI_REALTIME_URL } from './openai-realtime.agent';
+export { type ElevenLabsSettings, ElevenLabsConvaiAgent, ELEVENLABS_CONVAI_URL } from './elevenlabs-convai.agent';

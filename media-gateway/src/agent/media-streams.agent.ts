@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
-import { MonotonicClock, monotonicClock } from '../media';
-import {
-  AgentCallMetadata,
-  AgentClosed,
-  AgentConnectError,
-  AgentEvents,
-  AgentLogger,
-  AgentPort,
-  AgentStats,
-} from './agent.port';
+import type { MonotonicClock } from '../media';
+import { AgentCallMetadata, AgentConnectError, AgentLogger, AgentPort } from './agent.port';
+import { AgentEmitter } from './agent-emitter';
 import { sanitizedTarget } from './agent-failure';
 import { AudioReframer } from './audio-reframer';
 import { openAgentSocket } from './media-streams.connect';
@@ -33,17 +25,15 @@ export interface MediaStreamsAgentOptions {
 
 /** Larger messages than this close the socket (ws maxPayload): memory stays bounded whatever the agent sends. */
 const HARD_LIMIT_FACTOR = 16;
-const CLOSE_WAIT_MS = 2000;
 
 /**
  * The custom agent over the bidirectional Media Streams protocol (Twilio's JSON events): we play the
  * telephony side, sending connected, start, media (caller audio, base64 mu-law 8 kHz), dtmf, mark
  * (played) and stop; the agent sends media, mark and clear.
  */
-export class MediaStreamsAgent extends EventEmitter implements AgentPort {
+export class MediaStreamsAgent extends AgentEmitter implements AgentPort {
   private ws: WebSocket | null = null;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
-  private closedEmitted = false;
   private connecting: AbortController | null = null;
   private readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
   private callSid = '';
@@ -52,31 +42,13 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
   private chunk = 0;
   private startedMs = 0;
   private readonly reframer = new AudioReframer(160, (frame) => this.emit('audio', frame));
-  private readonly logged = new Set<string>();
-  private readonly clock: MonotonicClock;
-  private readonly counters: AgentStats = {
-    framesSent: 0,
-    framesReceived: 0,
-    framesDroppedBackpressure: 0,
-    messagesDroppedOversized: 0,
-    messagesDroppedInvalid: 0,
-  };
 
   constructor(private readonly options: MediaStreamsAgentOptions) {
-    super();
-    this.clock = options.clock ?? monotonicClock;
+    super(options.logger, options.clock);
   }
 
-  get stats(): AgentStats {
-    return { ...this.counters };
-  }
-
-  override on<E extends keyof AgentEvents>(event: E, listener: AgentEvents[E]): this {
-    return super.on(event, listener);
-  }
-
-  override off<E extends keyof AgentEvents>(event: E, listener: AgentEvents[E]): this {
-    return super.off(event, listener);
+  protected logContext(): { agent: string; callId: string | undefined } {
+    return { agent: sanitizedTarget(this.options.url), callId: this.callSid };
   }
 
   async connect(call: AgentCallMetadata, signal?: AbortSignal): Promise<void> {
@@ -125,15 +97,7 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
   sendAudio(frame: Uint8Array): void {
     const ws = this.ws;
     if (this.state !== 'open' || !ws) return;
-    if (ws.bufferedAmount > (this.options.maxBufferedBytes ?? 32 * 1024)) {
-      this.counters.framesDroppedBackpressure++;
-      this.logOnce(
-        'backpressure',
-        { bufferedAmount: ws.bufferedAmount },
-        'agent socket backed up: dropping caller audio',
-      );
-      return;
-    }
+    if (this.backedUp(ws, this.options.maxBufferedBytes)) return;
     this.chunk++;
     const timestamp = Math.round(this.clock.nowMs() - this.startedMs);
     const payload = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64');
@@ -168,15 +132,7 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
     this.sendEvent('stop', { stop: { accountSid: this.accountSid, callSid: this.callSid } });
     this.reframer.reset();
     this.state = 'closed';
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => ws.terminate(), CLOSE_WAIT_MS);
-      ws.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      this.emitClosed({ by: 'local', reason });
-      ws.close(1000, Buffer.from(reason).subarray(0, 120).toString());
-    });
+    return this.closeSocket(ws, reason);
   }
 
   private attach(ws: WebSocket): void {
@@ -188,7 +144,10 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
       this.state = 'closed';
     });
     ws.on('close', (code, reason) => {
-      if (this.state === 'open') this.emitClosed({ by: 'agent', reason: reason.toString() || 'closed', code });
+      // A close frame (1000 normal, 1001 going away) is the agent hanging up; anything else (1006: the
+      // socket dropped without one) is the agent failing.
+      const by = code === 1000 || code === 1001 ? 'agent' : 'error';
+      if (this.state === 'open') this.emitClosed({ by, reason: reason.toString() || 'closed', code });
       this.state = 'closed';
     });
     ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
@@ -238,17 +197,5 @@ export class MediaStreamsAgent extends EventEmitter implements AgentPort {
       this.reframer.reset();
       this.emit('clear');
     }
-  }
-
-  private emitClosed(closed: AgentClosed): void {
-    if (this.closedEmitted) return;
-    this.closedEmitted = true;
-    this.emit('closed', closed);
-  }
-
-  private logOnce(kind: string, fields: Record<string, unknown>, message: string): void {
-    if (this.logged.has(kind)) return;
-    this.logged.add(kind);
-    this.options.logger?.warn({ ...fields, agent: sanitizedTarget(this.options.url), callId: this.callSid }, message);
   }
 }

@@ -8,6 +8,8 @@ export interface OpenSocketOptions {
   ca?: string | Buffer | Array<string | Buffer>;
   /** ws maxPayload: a larger message closes the socket (the hard memory bound). */
   maxPayloadBytes: number;
+  /** Upgrade request headers (a provider's key: never logged). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function openAgentSocket(options: OpenSocketOptions, signal: AbortSignal)
         maxPayload: options.maxPayloadBytes,
         handshakeTimeout: options.timeoutMs,
         followRedirects: false,
+        ...(options.headers ? { headers: options.headers } : {}),
       });
     } catch (error) {
       return fail(new AgentConnectError('agent_error', false, `bad agent URL: ${(error as Error).message}`));

@@ -78,6 +78,7 @@ export class Call implements SipCall {
   private finalReason = '';
   private recorded = false;
   private failureClass: string | null = null;
+  private retryable: boolean | null = null;
   private dropped = 0;
   /** Abandons the agent connection when the call ends before it is up (CANCEL while ringing). */
   private readonly connecting = new AbortController();
@@ -136,8 +137,6 @@ export class Call implements SipCall {
     if (claimed && claimed !== trunk.trunkId) return this.refuse(404, 'Not Found');
     if (trunk.status !== 'active') return this.refuse(403, 'Trunk inactive');
     this.trunk = trunk;
-    if (trunk.provider !== 'custom' || !trunk.customEndpoint)
-      return this.refuse(503, 'Provider not served here', 'agent_error');
     if (this.deps.active() > this.deps.settings.maxCalls) return this.refuse(503, 'Over capacity', 'capacity');
     const pair = await this.deps.ports.take();
     if (this.state !== 'setup') {
@@ -164,7 +163,13 @@ export class Call implements SipCall {
           dtmfPayloadType: negotiated.dtmfPayloadType,
           sendRtp: (packet) => this.sendMedia(packet, false),
           sendRtcp: (packet) => this.sendMedia(packet, true),
-          onAgentEnd: (reason) => this.hangUp(reason),
+          onAgentEnd: (reason, failure) => {
+            if (failure) {
+              this.failureClass = failure.failureClass;
+              this.retryable = failure.retryable;
+            }
+            this.hangUp(reason);
+          },
           startedAt: this.startedAt,
         },
         this.deps.settings.agentConnectTimeoutMs,
@@ -172,15 +177,21 @@ export class Call implements SipCall {
       );
     } catch (error) {
       if (this.state !== 'setup') return;
-      const failure = error instanceof AgentConnectError ? error.failure : 'unreachable';
-      this.deps.log.warn({ call: this.recordId, failure, err: (error as Error).message }, 'agent not connected');
-      // The agent never took the call: 480 when it did not answer in time, 503 when it could not be reached or refused.
-      if (failure === 'timeout') return this.refuse(480, 'Agent did not answer', 'agent_timeout');
-      return this.refuse(
-        503,
-        failure === 'refused' ? 'Agent refused' : 'Agent unreachable',
-        failure === 'refused' ? 'agent_error' : 'agent_unreachable',
+      const failure =
+        error instanceof AgentConnectError
+          ? error
+          : new AgentConnectError('agent_unreachable', true, 503, 'Agent unreachable', (error as Error).message);
+      this.deps.log.warn(
+        { call: this.recordId, class: failure.failureClass, retryable: failure.retryable, err: failure.message },
+        'agent not connected',
       );
+      // The agent never took the call: 480 when it did not answer in time, 503 with why otherwise;
+      // X-Trunkline-Failure tells Kamailio's rejection record the class (deploy/kamailio/trunkline-media-gateway.cfg).
+      this.retryable = failure.retryable;
+      return this.refuse(failure.sipCode, failure.phrase, failure.failureClass, [
+        ['x-trunkline-failure', failure.failureClass],
+        ...(failure.retryable && failure.sipCode === 503 ? ([['retry-after', '30']] as [string, string][]) : []),
+      ]);
     }
     if (this.state !== 'setup') {
       // Cancelled while the agent was connecting.
@@ -538,6 +549,7 @@ export class Call implements SipCall {
     };
     if (reason) record.disconnect_reason = reason;
     if (this.failureClass) record.failure_class = this.failureClass;
+    if (this.failureClass && this.retryable !== null) record.retryable = this.retryable;
     if (summary) {
       record.turns = summary.turns;
       record.ai_latency_ms = summary.ai_latency_ms;

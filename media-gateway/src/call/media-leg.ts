@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { AgentConnectError as AgentPortConnectError, AgentPort } from '../agent/agent.port';
+import { ElevenLabsConvaiAgent } from '../agent/elevenlabs-convai.agent';
 import { MediaStreamsAgent } from '../agent/media-streams.agent';
+import { OpenAiRealtimeAgent } from '../agent/openai-realtime.agent';
 import {
   alawToMulaw,
   CallMeasurements,
@@ -17,13 +19,14 @@ import {
   RtpSender,
 } from '../media';
 import type { Settings } from '../settings';
+import type { TrunkAgent } from '../trunkline/trunks';
 import { AgentConnectError, MediaLeg, MediaLegFactory, MediaLegOptions, MediaSummary } from './ports';
 
 const clock = monotonicClock;
 const RTCP_EVERY_MS = 5_000;
 const G711_FRAME = 160;
 
-/** Media legs whose agent is a Media Streams WebSocket (ai_provider custom). */
+/** Media legs of every provider: a Media Streams WebSocket (custom), OpenAI Realtime or ElevenLabs Conversational AI. */
 export class AgentMediaLegs implements MediaLegFactory {
   /** One drift-corrected 20 ms timer for every call's pacer: 200 calls wake the process 50 times a second, not 10,000. */
   private readonly driver = new PacerDriver(clock);
@@ -34,12 +37,7 @@ export class AgentMediaLegs implements MediaLegFactory {
   ) {}
 
   async open(options: MediaLegOptions, timeoutMs: number, signal: AbortSignal): Promise<MediaLeg> {
-    const agent = new MediaStreamsAgent({
-      url: options.trunk.customEndpoint!,
-      connectTimeoutMs: timeoutMs,
-      ...(this.settings.agentCa ? { ca: this.settings.agentCa } : {}),
-      logger: this.log,
-    });
+    const agent = this.agentFor(options.trunk, timeoutMs);
     try {
       await agent.connect(
         {
@@ -53,18 +51,84 @@ export class AgentMediaLegs implements MediaLegFactory {
       );
     } catch (error) {
       void agent.close('connect_failed').catch(() => undefined);
-      if (error instanceof AgentPortConnectError) {
-        // A timeout is the agent not answering (480); anything else is an agent that cannot take the call (503).
-        if (error.failureClass === 'agent_timeout') throw new AgentConnectError('timeout', error.reason);
-        const refused =
-          error.failureClass === 'agent_auth' ||
-          error.failureClass === 'agent_quota' ||
-          /\b(4\d\d|5\d\d)\b/.test(error.reason);
-        throw new AgentConnectError(refused ? 'refused' : 'unreachable', error.reason);
-      }
-      throw new AgentConnectError('unreachable', (error as Error).message);
+      throw connectFailure(error);
     }
     return new AgentMediaLeg(agent, options, this.log, this.driver);
+  }
+
+  /** The trunk's provider behind the one agent port (docs/media-gateway.md, "Agents"). */
+  private agentFor(trunk: TrunkAgent, timeoutMs: number): AgentPort {
+    const common = {
+      connectTimeoutMs: timeoutMs,
+      ...(this.settings.agentCa ? { ca: this.settings.agentCa } : {}),
+      logger: this.log,
+    };
+    const settings = trunk.providerSettings ?? {};
+    const text = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
+    switch (trunk.provider) {
+      case 'openai':
+        if (!trunk.openaiApiKey)
+          throw new AgentConnectError('agent_auth', false, 503, 'Agent key missing', 'no openai_api_key');
+        return new OpenAiRealtimeAgent(
+          {
+            url: this.settings.openaiUrl,
+            apiKey: trunk.openaiApiKey,
+            model: text(settings.model),
+            voice: text(settings.voice),
+            instructions: trunk.systemPrompt,
+            vad: trunk.vad,
+          },
+          common,
+        );
+      case 'elevenlabs':
+        if (!trunk.elevenlabsApiKey || !trunk.elevenlabsAgentId)
+          throw new AgentConnectError('agent_auth', false, 503, 'Agent key missing', 'no elevenlabs key or agent id');
+        return new ElevenLabsConvaiAgent(
+          {
+            url: this.settings.elevenlabsUrl,
+            apiKey: trunk.elevenlabsApiKey,
+            agentId: trunk.elevenlabsAgentId,
+            prompt: trunk.systemPrompt,
+            voice: text(settings.voice),
+          },
+          common,
+        );
+      default:
+        if (!trunk.customEndpoint)
+          throw new AgentConnectError('agent_error', false, 503, 'Agent endpoint missing', 'no custom_endpoint');
+        return new MediaStreamsAgent({ url: trunk.customEndpoint, ...common });
+    }
+  }
+}
+
+/** What the carrier hears and the record says when the agent could not be connected (docs/media-gateway.md, "Agent failures"). */
+export function connectFailure(error: unknown): AgentConnectError {
+  if (error instanceof AgentConnectError) return error;
+  if (!(error instanceof AgentPortConnectError))
+    return new AgentConnectError('agent_unreachable', true, 503, 'Agent unreachable', (error as Error).message);
+  const { failureClass, retryable, reason } = error;
+  switch (failureClass) {
+    case 'agent_timeout':
+      return new AgentConnectError('agent_timeout', retryable, 480, 'Agent did not answer', reason);
+    case 'agent_auth':
+      return new AgentConnectError('agent_auth', false, 503, 'Agent authentication refused', reason);
+    case 'agent_quota':
+      return new AgentConnectError(
+        'agent_quota',
+        retryable,
+        503,
+        retryable ? 'Agent rate limited' : 'Agent quota exhausted',
+        reason,
+      );
+    default:
+      // A socket, DNS or connection error before any answer: unreachable; an answer that refused: refused.
+      if (/unreachable|host not found|connection failed/.test(reason))
+        return new AgentConnectError('agent_unreachable', retryable, 503, 'Agent unreachable', reason);
+      if (/no such model or agent|HTTP 404/.test(reason))
+        return new AgentConnectError('agent_error', false, 503, 'Agent not found', reason);
+      if (/protocol error|audio formats|before the session was ready|to the WebSocket upgrade/.test(reason))
+        return new AgentConnectError('agent_error', retryable, 503, 'Agent protocol error', reason);
+      return new AgentConnectError('agent_error', retryable, 503, 'Agent refused', reason);
   }
 }
 
@@ -121,8 +185,14 @@ class AgentMediaLeg implements MediaLeg {
     });
     agent.on('closed', (closed) => {
       if (closed.by === 'local' || this.closed) return;
-      this.log.info({ call: options.recordId, by: closed.by, code: closed.code }, 'agent ended the stream');
-      options.onAgentEnd(closed.by === 'agent' ? 'agent_hangup' : 'agent_error');
+      this.log.info(
+        { call: options.recordId, by: closed.by, code: closed.code, class: closed.failureClass },
+        'agent ended the stream',
+      );
+      options.onAgentEnd(
+        closed.by === 'agent' ? 'agent_hangup' : 'agent_error',
+        closed.failureClass ? { failureClass: closed.failureClass, retryable: closed.retryable ?? true } : undefined,
+      );
     });
     driver.add(this.pacer);
     // RTCP every 5 s (RFC 3550 §6.2's minimum interval), to the RTP port + 1.

@@ -1,12 +1,20 @@
 import type { Codec } from '../sip/sdp';
 import type { TrunkAgent } from '../trunkline/trunks';
 
-/** How an agent connection failed before the answer: what the carrier hears and the record's class. */
-export type AgentFailure = 'unreachable' | 'refused' | 'timeout';
+/**
+ * How an agent connection failed before the answer: what the carrier hears (a final response and its
+ * reason phrase) and what the record and the rejection say (failure class, retryable).
+ */
+export type AgentFailureClass = 'agent_timeout' | 'agent_error' | 'agent_unreachable' | 'agent_auth' | 'agent_quota';
 
 export class AgentConnectError extends Error {
   constructor(
-    readonly failure: AgentFailure,
+    readonly failureClass: AgentFailureClass,
+    readonly retryable: boolean,
+    /** The SIP final response: 480 when the agent did not answer in time, else 503. */
+    readonly sipCode: 480 | 503,
+    /** Its reason phrase: says why in a few words, no secret, no URL. */
+    readonly phrase: string,
     message: string,
   ) {
     super(message);
@@ -52,7 +60,10 @@ export interface MediaLegOptions {
   sendRtp(packet: Buffer): void;
   sendRtcp(packet: Buffer): void;
   /** The agent hung up or failed after the answer: the call sends BYE and ends with this reason. */
-  onAgentEnd(reason: 'agent_hangup' | 'agent_error'): void;
+  onAgentEnd(
+    reason: 'agent_hangup' | 'agent_error',
+    failure?: { failureClass: AgentFailureClass; retryable: boolean },
+  ): void;
   /** Monotonic time (performance.now()) the call's start_time corresponds to, for turn offsets. */
   startedAt: number;
 }

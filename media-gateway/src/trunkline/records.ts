@@ -137,7 +137,7 @@ export class RecordSpool {
   }
 }
 
-/** The record without the fields #26 added to ingestion (mos, turn interrupted/start_offset_ms, failure_class agent_unreachable); null when it has none. */
+/** The record without the fields #26 and #27 added to ingestion (mos, turn interrupted/start_offset_ms, failure_class agent_unreachable/agent_auth/agent_quota); null when it has none. */
 export function withoutNewFields(record: CallRecord): CallRecord | null {
   const older: CallRecord = { ...record };
   let changed = false;
@@ -145,7 +145,11 @@ export function withoutNewFields(record: CallRecord): CallRecord | null {
     delete older.mos;
     changed = true;
   }
-  if (older.failure_class === 'agent_unreachable') {
+  if (
+    older.failure_class === 'agent_unreachable' ||
+    older.failure_class === 'agent_auth' ||
+    older.failure_class === 'agent_quota'
+  ) {
     delete older.failure_class;
     changed = true;
   }

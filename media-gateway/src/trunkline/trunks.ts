@@ -9,6 +9,10 @@ export interface TrunkAgent {
   status: 'active' | 'inactive' | 'error' | 'deleted';
   provider: 'openai' | 'elevenlabs' | 'custom';
   customEndpoint: string | null;
+  /** Provider keys in clear (gateway scope only): never logged, never on disk. */
+  openaiApiKey: string | null;
+  elevenlabsApiKey: string | null;
+  elevenlabsAgentId: string | null;
   systemPrompt: string | null;
   vad: { threshold?: number; prefix_padding_ms?: number; silence_duration_ms?: number } | null;
   providerSettings: Record<string, unknown> | null;
@@ -91,6 +95,9 @@ export class TrunkDirectory {
       status: data.status,
       provider: data.ai_provider,
       customEndpoint: data.custom_endpoint,
+      openaiApiKey: data.openai_api_key,
+      elevenlabsApiKey: data.elevenlabs_api_key,
+      elevenlabsAgentId: data.elevenlabs_agent_id,
       systemPrompt: data.system_prompt,
       vad: data.vad ?? null,
       providerSettings: (data.provider_settings as Record<string, unknown> | null) ?? null,
@@ -105,6 +112,9 @@ const INACTIVE: TrunkAgent = {
   status: 'inactive',
   provider: 'custom',
   customEndpoint: null,
+  openaiApiKey: null,
+  elevenlabsApiKey: null,
+  elevenlabsAgentId: null,
   systemPrompt: null,
   vad: null,
   providerSettings: null,

@@ -21,7 +21,7 @@ export class LiveProviderValidator implements ProviderValidator {
     switch (credentials.provider) {
       case 'openai': {
         const format = checkCredentialFormat(credentials);
-        return format.ok ? this.openai.validate(credentials.apiKey) : format;
+        return format.ok ? this.openai.validate(credentials.apiKey, credentials.model) : format;
       }
       case 'elevenlabs': {
         const format = checkCredentialFormat(credentials);

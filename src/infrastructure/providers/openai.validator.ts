@@ -7,24 +7,38 @@ export interface OpenAiValidatorOptions {
   timeoutMs: number;
 }
 
-/** Asks OpenAI whether it knows a key: `GET {base}/models` with the key as a Bearer token. */
-export class OpenAiValidator {
-  private readonly modelsUrl: URL;
+/**
+ * The Realtime model the media gateway asks for when a trunk names none (media-gateway/src/agent/
+ * openai-realtime.agent.ts, OPENAI_DEFAULT_MODEL; test/unit/providers/provider-endpoints.spec.ts
+ * keeps the two equal).
+ */
+export const OPENAI_DEFAULT_REALTIME_MODEL = 'gpt-realtime';
 
+/**
+ * Asks OpenAI whether a key may use the model the media gateway will open a Realtime session with:
+ * `GET {base}/models/{model}` (Retrieve model), the key as a Bearer token, on the same host and API
+ * version as the gateway's `wss://…/v1/realtime?model=` (docs/media-gateway.md, "Keys checked where
+ * they are entered"). 401/403: the key; 404: the model (no such model, or not for this key).
+ */
+export class OpenAiValidator {
   constructor(private readonly options: OpenAiValidatorOptions) {
-    this.modelsUrl = joinUrl(options.apiBase, '/models');
+    // A base that is not a URL is refused here, at start, not at the first trunk.
+    joinUrl(options.apiBase, '/models');
   }
 
-  async validate(apiKey: string): Promise<ValidationResult> {
+  async validate(apiKey: string, model: string = OPENAI_DEFAULT_REALTIME_MODEL): Promise<ValidationResult> {
     const { timeoutMs } = this.options;
     const answer = await getStatus(
       'OpenAI',
-      this.modelsUrl,
+      joinUrl(this.options.apiBase, `/models/${encodeURIComponent(model)}`),
       { authorization: `Bearer ${apiKey}` },
       AbortSignal.timeout(timeoutMs),
       timeoutMs,
     );
-    return 'failed' in answer ? answer.failed : classifyOpenAiStatus(answer.status);
+    if ('failed' in answer) return answer.failed;
+    if (answer.status === 404)
+      return rejected('provider_settings', 'OpenAI has no such model for this API key (provider_settings.model)');
+    return classifyOpenAiStatus(answer.status);
   }
 }
 

@@ -6,12 +6,14 @@
  * Adapters run test/contract/provider-validator.contract.ts.
  */
 export type ProviderCredentials =
-  | { provider: 'openai'; apiKey: string }
+  /** `model`: the trunk's provider_settings.model (the media gateway's default when absent). */
+  | { provider: 'openai'; apiKey: string; model?: string }
   | { provider: 'elevenlabs'; apiKey: string; agentId: string }
   | { provider: 'custom'; endpoint: string };
 
 /** Request fields a rejection can name (the create/PATCH body's field names). */
-export type ProviderField = 'openai_api_key' | 'elevenlabs_api_key' | 'elevenlabs_agent_id' | 'custom_endpoint';
+export type ProviderField =
+  'openai_api_key' | 'elevenlabs_api_key' | 'elevenlabs_agent_id' | 'custom_endpoint' | 'provider_settings';
 
 export type ValidationResult =
   | { ok: true }

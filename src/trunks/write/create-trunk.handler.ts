@@ -105,7 +105,9 @@ export class CreateTrunkHandler implements ICommandHandler<CreateTrunk, TrunkCre
 function credentialsOf(input: CreateTrunkRequestDto): ProviderCredentials | null {
   switch (input.ai_provider) {
     case 'openai':
-      return input.openai_api_key !== undefined ? { provider: 'openai', apiKey: input.openai_api_key } : null;
+      return input.openai_api_key !== undefined
+        ? { provider: 'openai', apiKey: input.openai_api_key, ...modelOf(input.provider_settings) }
+        : null;
     case 'elevenlabs':
       return input.elevenlabs_api_key !== undefined && input.elevenlabs_agent_id !== undefined
         ? { provider: 'elevenlabs', apiKey: input.elevenlabs_api_key, agentId: input.elevenlabs_agent_id }
@@ -113,4 +115,9 @@ function credentialsOf(input: CreateTrunkRequestDto): ProviderCredentials | null
     case 'custom':
       return input.custom_endpoint !== undefined ? { provider: 'custom', endpoint: input.custom_endpoint } : null;
   }
+}
+
+/** The Realtime model the media gateway will ask for: the one the key is checked against. */
+export function modelOf(settings: { model?: string } | null | undefined): { model?: string } {
+  return typeof settings?.model === 'string' && settings.model ? { model: settings.model } : {};
 }

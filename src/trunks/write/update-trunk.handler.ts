@@ -1,3 +1,4 @@
+import { modelOf } from './create-trunk.handler';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventMetadata } from '../../infrastructure/event-store/event-store.port';
@@ -102,7 +103,11 @@ export class UpdateTrunkHandler implements ICommandHandler<UpdateTrunk, TrunkUpd
     input: UpdateTrunkRequestDto,
   ): Promise<ProviderCredentials | null> {
     if (trunk.provider === 'openai' && input.openai_api_key !== undefined)
-      return { provider: 'openai', apiKey: input.openai_api_key };
+      return {
+        provider: 'openai',
+        apiKey: input.openai_api_key,
+        ...modelOf(input.provider_settings !== undefined ? input.provider_settings : trunk.settings.provider_settings),
+      };
     if (trunk.provider === 'custom' && input.custom_endpoint !== undefined)
       return { provider: 'custom', endpoint: input.custom_endpoint };
     if (

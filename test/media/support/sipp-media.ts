@@ -77,13 +77,13 @@ function tail(shape: CallShape): string {
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
   <recv response="480" optional="true" next="refused">
-    <action><log message="REFUSED [call_id] 480"/></action>
+    <action><ereg regexp="SIP/2\\.0 480 ([A-Za-z ]*)" search_in="msg" check_it="true" assign_to="all480,phrase480"/><log message="STATUS [call_id] [$all480]"/><log message="REFUSED [call_id] 480 [$phrase480]"/></action>
   </recv>
   <recv response="500" optional="true" next="refused">
-    <action><log message="REFUSED [call_id] 500"/></action>
+    <action><ereg regexp="SIP/2\\.0 500 ([A-Za-z ]*)" search_in="msg" check_it="true" assign_to="all500,phrase500"/><log message="STATUS [call_id] [$all500]"/><log message="REFUSED [call_id] 500 [$phrase500]"/></action>
   </recv>
   <recv response="503" next="refused">
-    <action><log message="REFUSED [call_id] 503"/></action>
+    <action><ereg regexp="SIP/2\\.0 503 ([A-Za-z ]*)" search_in="msg" check_it="true" assign_to="all503,phrase503"/><log message="STATUS [call_id] [$all503]"/><log message="REFUSED [call_id] 503 [$phrase503]"/></action>
   </recv>
   <label id="refused"/>
 ${failureAck(6)}`;

@@ -4,14 +4,17 @@ import { startTrunklineRouting } from '../../sip/support/trunkline';
 
 /**
  * Trunkline on its embedded defaults as its own process (fixed port and data directory, so a
- * restart brings back the same service), routing custom trunks to the media gateway.
+ * restart brings back the same service), routing every provider's trunks to the media gateway.
  */
 export function startTrunkline(
   group: ProcessGroup,
   settings: { dataDir: string; port: number; mediaGatewayPort: number },
 ): Promise<ServiceProcess> {
+  // sip_target of every trunk: the media gateway, which looks the trunk up by the request-URI user.
+  const mediaGateway = `sip:{sip_username}@127.0.0.1:${settings.mediaGatewayPort}`;
   return startTrunklineRouting(group, settings, {
-    // sip_target of custom trunks: the media gateway, which looks the trunk up by the request-URI user.
-    SIP_ROUTE_CUSTOM: `sip:{sip_username}@127.0.0.1:${settings.mediaGatewayPort}`,
+    SIP_ROUTE_CUSTOM: mediaGateway,
+    SIP_ROUTE_OPENAI: mediaGateway,
+    SIP_ROUTE_ELEVENLABS: mediaGateway,
   });
 }

@@ -132,6 +132,13 @@ describe('the failure taxonomy (the table of docs/sip-gateway.md)', () => {
     ['a call dropped by the gateway timer', of(200, true, 'dialog_timeout'), 'disconnected', 'network', true],
     ['a call ended with Q.850 cause 41', of(200, true, null, 41), 'disconnected', 'network', true],
     ['a call ended with Q.850 cause 16', of(200, true, null, 16), 'connected', 'normal', false],
+    [
+      'an agent that failed mid-call (media gateway BYE)',
+      of(200, true, 'agent_error'),
+      'disconnected',
+      'agent_error',
+      true,
+    ],
   ])('maps %s', (_name, classified, status, failureClass, retryable) => {
     expect(classified).toEqual({ status, failure_class: failureClass, retryable });
   });

@@ -185,7 +185,8 @@ describe('Media Streams agent adapter', () => {
     dropped.on('closed', (c) => closes.push(c));
     await dropped.connect(CALL);
     await until('the drop', () => closes.length === 1);
-    expect(closes[0].by).toBe('agent');
+    // No close frame (1006): the agent failed, it did not hang up (the call's record says agent_error).
+    expect(closes[0]).toMatchObject({ by: 'error', code: 1006 });
     await mock.close();
 
     mock = await startMockAgent({ tls: false, endOfSpeech: 'trigger', replyDelayMs: 0, hangUpAfterReplies: 1 });
