@@ -11,7 +11,9 @@ import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-a
 /**
  * Transport hardening beyond transport.e2e / errors.e2e: protocol floor proven by the server's
  * alert, slow clients cut off, size limits before the body is read, no banner on any kind of
- * response. Short timeouts (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000) keep it quick.
+ * response. Timeouts shorter than production's (HEADERS_TIMEOUT_MS=5000, REQUEST_TIMEOUT_MS=10000)
+ * keep it quick, yet long enough that a loaded machine still reads an ordinary request in time
+ * (the trickles below last 10 s and 20 s, past both).
  */
 describe('transport security', () => {
   let app: TestApp;
@@ -19,8 +21,8 @@ describe('transport security', () => {
 
   beforeAll(async () => {
     app = await startTestApp({
-      HEADERS_TIMEOUT_MS: '1000',
-      REQUEST_TIMEOUT_MS: '2000',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '10000',
       BODY_LIMIT_BYTES: String(64 * 1024),
     });
     ({ key } = await provisionAccountDirect(app, ['full', 'ingest']));

@@ -9,7 +9,7 @@ import { closeRedisClient, createRedisClient, waitForReady } from '../../src/inf
 import { RedisTestContext, testRedisUrl } from '../support/redis';
 import { startTcpProxy } from '../support/tcp-proxy';
 
-const TTL_MS = 600;
+const TTL_MS = 2000;
 
 async function until(
   condition: () => boolean | Promise<boolean>,

@@ -38,11 +38,12 @@ interface LeaseScripts {
 
 /**
  * A lease per task name in Redis (SET NX PX through a script that also draws the fencing token),
- * renewed every third of its TTL by a script that checks the owner. The leader ends its own term
- * when a renewal fails or when its local deadline (last renewal sent + TTL) passes, which happens
- * no later than Redis expires the key: a partitioned leader stops before a successor starts, as
- * long as clocks run at the same rate. Writes that must never come from a deposed leader check
- * the lease value atomically (redis.fenced-writer.ts).
+ * renewed every quarter of its TTL by a script that checks the owner. The leader ends its own term
+ * when a renewal fails or when its local deadline passes: the last renewal sent + three quarters
+ * of the TTL, a quarter before Redis can expire the key. So a partitioned leader stops before a
+ * successor starts, even when its process was paused (a loaded machine, a GC) for less than that
+ * quarter, as long as clocks run at the same rate. Writes that must never come from a deposed
+ * leader check the lease value atomically (redis.fenced-writer.ts), whatever the pause.
  */
 export class RedisLeaderLease implements LeaderLease {
   readonly instanceId: string;
@@ -135,22 +136,23 @@ export class RedisLeaderLease implements LeaderLease {
     if (failed) await pause(this.retryMs * 4, stopped);
   }
 
-  /** Renews every third of the TTL until the term ends; ends it when the lease cannot be kept. */
+  /** Renews every quarter of the TTL until the term ends; ends it when the lease cannot be kept. */
   private async renew(term: LeaderTerm, leaseKey: string, acquiredAt: number): Promise<void> {
-    let validUntil = acquiredAt + this.ttlMs;
+    const guardMs = Math.floor(this.ttlMs / 4);
+    let validUntil = acquiredAt + this.ttlMs - guardMs;
     const deadline = () =>
       setTimeout(() => term.resign('lease not renewed in time'), Math.max(0, validUntil - Date.now()));
     let expiry = deadline();
     try {
       while (!term.signal.aborted) {
-        await pause(Math.floor(this.ttlMs / 3), term.signal);
+        await pause(guardMs, term.signal);
         if (term.signal.aborted) break;
         const sentAt = Date.now();
         try {
           const renewed = await this.scripts.renew(leaseKey, term.leaseValue, this.ttlMs);
           if (renewed !== 1) term.resign('lease taken over');
           else {
-            validUntil = sentAt + this.ttlMs;
+            validUntil = sentAt + this.ttlMs - guardMs;
             clearTimeout(expiry);
             expiry = deadline();
           }
