@@ -5,6 +5,7 @@
  * after `replyDelayMs` with `reply` audio followed by a mark. It can echo, refuse the upgrade, never
  * answer it, drop the socket, hang up, and send `clear` when the caller barges in over its answer.
  */
+import { laterTracked } from './timer-lateness';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -103,13 +104,7 @@ export async function startMockAgent(options: MockAgentOptions = {}): Promise<Mo
   const connections: MockConnection[] = [];
   const triggers: Array<() => void> = [];
   const timers = new Set<NodeJS.Timeout>();
-  const later = (fn: () => void, ms: number): void => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
+  const later = (fn: () => void, ms: number): void => laterTracked(timers, fn, ms);
   const agent = { upgradesRefused: 0 };
 
   server.on('connection', (socket: Socket) => {

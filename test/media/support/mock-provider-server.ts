@@ -1,3 +1,4 @@
+import { laterTracked } from './timer-lateness';
 import { createServer as createHttpsServer } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -40,13 +41,7 @@ export async function startMockProvider(
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const connections: ProviderConnection[] = [];
-  const later = (fn: () => void, ms: number): void => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      fn();
-    }, ms);
-    timers.add(timer);
-  };
+  const later = (fn: () => void, ms: number): void => laterTracked(timers, fn, ms);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
