@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
 import { FAILURE_CLASSES } from '../../shared/failure-taxonomy';
+import { CallListItem } from '../contracts/call-list-item';
 
 const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const E164 = /^\+[1-9]\d{1,14}$/;
@@ -50,7 +51,7 @@ export class ListCallsQueryDto extends PaginationQueryDto {
   cursor?: string;
 }
 
-export class CallListItemDto {
+export class CallListItemDto implements CallListItem {
   @ApiProperty() id!: string;
   @ApiProperty() trunk_id!: string;
   @ApiProperty({ description: 'The caller: E.164, or as the gateway saw it (anonymous, a SIP user, a URI)' })
