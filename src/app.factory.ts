@@ -158,7 +158,7 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
     fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('X-Request-Id', request.id);
       if (request.headers['x-forwarded-proto'] !== 'https')
-        throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
+        throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE, { reason: 'https_required' });
     });
   }
   // Before the gate: a request's restore mark must predate anything it reads (the gate reads ahead).

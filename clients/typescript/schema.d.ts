@@ -1424,6 +1424,11 @@ export interface components {
                 status: number;
                 /** @description The request field at fault */
                 param?: string;
+                /**
+                 * @description What exactly is wrong, beside `code` (which stays the one the spec requires, e.g. missing_required_field for every body problem): additive, for clients to branch on. New reasons may be added; treat an unknown one like its absence (docs/api-notes.md).
+                 * @enum {string}
+                 */
+                reason?: "invalid_json" | "invalid_type" | "unknown_field" | "not_in_enum" | "too_long" | "too_short" | "out_of_range" | "invalid_format" | "missing" | "invalid_header" | "invalid_character" | "body_not_allowed" | "conflicting_params" | "invalid_cursor" | "not_applicable" | "unknown_reference" | "no_records" | "malformed_http" | "https_required";
                 /** @description On 5xx: the id in the logs */
                 request_id?: string;
                 /** @description On 429: Unix time the window resets */

@@ -1,4 +1,4 @@
-import { expectError } from '../support/http-client';
+import { ApiResponse, expectError } from '../support/http-client';
 import { rawTls } from '../support/raw-socket';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { customBody } from '../support/trunk-requests';
@@ -138,6 +138,46 @@ describe('error envelope for bad input', () => {
     const [plain, json] = await Promise.all([empty('text/plain;charset=UTF-8'), empty('application/json')]);
     expectError(plain, 400, 'missing_required_field');
     expect(plain.body).toEqual(json.body);
+  });
+
+  it('says in error.reason what is wrong while code stays missing_required_field', async () => {
+    const { client } = await provisionAccountDirect(app);
+    const json = (rawBody: string) =>
+      app.admin.call('POST', '/v1/accounts', { rawBody, headers: { 'content-type': 'application/json' } });
+    const cases: [string, Promise<ApiResponse>, string, string | undefined][] = [
+      ['bad JSON', json('{"name": '), 'invalid_json', undefined],
+      ['a wrong type', app.admin.post('/v1/accounts', { name: 42 }), 'invalid_type', 'name'],
+      ['a missing field', app.admin.post('/v1/accounts', {}), 'missing', 'name'],
+      ['an unknown field', app.admin.post('/v1/accounts', { name: 'A', colour: 'red' }), 'unknown_field', 'colour'],
+      ['an enum miss', client.post('/v1/trunks', customBody({ ai_provider: 'nobody' })), 'not_in_enum', 'ai_provider'],
+      ['a too-long string', app.admin.post('/v1/accounts', { name: 'x'.repeat(201) }), 'too_long', 'name'],
+      ['an empty string', app.admin.post('/v1/accounts', { name: '' }), 'too_short', 'name'],
+      [
+        'an http:// webhook URL',
+        client.post('/v1/webhook-endpoints', { url: 'http://example.com/hook', event_types: ['trunk.created'] }),
+        'invalid_format',
+        'url',
+      ],
+      [
+        'a malformed Idempotency-Key',
+        client.post('/v1/trunks', customBody(), { headers: { 'idempotency-key': 'k'.repeat(256) } }),
+        'invalid_header',
+        'Idempotency-Key',
+      ],
+    ];
+    for (const [what, pending, reason, param] of cases) {
+      const response = await pending;
+      expect({ what, status: response.status, code: response.body.error?.code }).toEqual({
+        what,
+        status: 400,
+        code: 'missing_required_field',
+      });
+      expect({ what, reason: response.body.error.reason, param: response.body.error.param }).toEqual({
+        what,
+        reason,
+        param,
+      });
+    }
   });
 
   it('answers a bad query parameter with 400 invalid_params', async () => {

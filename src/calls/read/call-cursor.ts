@@ -32,10 +32,16 @@ export function decodeCursor(text: string, fingerprint: string): CallCursor {
     )
       throw new Error('shape');
     if (print !== fingerprint)
-      throw new DomainError('invalid_params', 'cursor was issued for other filters', { param: 'cursor' });
+      throw new DomainError('invalid_params', 'cursor was issued for other filters', {
+        param: 'cursor',
+        reason: 'invalid_cursor',
+      });
     return { startMs, callId };
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    throw new DomainError('invalid_params', 'cursor is not a cursor this API returned', { param: 'cursor' });
+    throw new DomainError('invalid_params', 'cursor is not a cursor this API returned', {
+      param: 'cursor',
+      reason: 'invalid_cursor',
+    });
   }
 }

@@ -112,20 +112,30 @@ export function registerJsonParser(fastify: FastifyInstance, limits: BodyOptions
       try {
         text = utf8.decode(body);
       } catch {
-        return done(new DomainError('missing_required_field', 'Request body is not valid UTF-8'), undefined);
+        return done(
+          new DomainError('missing_required_field', 'Request body is not valid UTF-8', { reason: 'invalid_json' }),
+          undefined,
+        );
       }
       let parsed: unknown;
       try {
         parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch (error) {
         const detail = jsonProblem(error);
-        return done(new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`), undefined);
+        return done(
+          new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`, {
+            reason: 'invalid_json',
+          }),
+          undefined,
+        );
       }
       // Ingestion judges each record on its own and stores text in ClickHouse, which takes any string.
       const defect = defectOf(parsed, MAX_JSON_DEPTH, '', !limits.isLarge(request.routeOptions.url ?? ''));
       if (defect?.kind === 'too_deep')
         return done(
-          new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`),
+          new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+            reason: 'invalid_json',
+          }),
           undefined,
         );
       if (defect?.kind === 'unstorable') {
@@ -133,7 +143,7 @@ export function registerJsonParser(fastify: FastifyInstance, limits: BodyOptions
           new DomainError(
             'missing_required_field',
             `${defect.param} contains a NUL character or an unpaired UTF-16 surrogate`,
-            { param: defect.param },
+            { param: defect.param, reason: 'invalid_character' },
           ),
           undefined,
         );

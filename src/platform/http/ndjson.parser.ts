@@ -103,6 +103,7 @@ export function recordLines(body: unknown, listKey: string): NdjsonLine[] {
     throw new DomainError(
       'missing_required_field',
       `Send NDJSON (application/x-ndjson), a JSON array of records, or {"${listKey}": [...]}`,
+      { reason: 'invalid_type' },
     );
   if (list.length > MAX_RECORDS_PER_REQUEST)
     throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);

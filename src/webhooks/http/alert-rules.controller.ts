@@ -54,7 +54,7 @@ export class AlertRulesWriteController {
   private async checkTrunk(accountId: string, trunkId: string): Promise<void> {
     await this.queries.execute(new GetTrunk(accountId, trunkId)).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'not_found')
-        throw invalidField('trunk_id', `trunk ${trunkId} does not exist in this account`);
+        throw invalidField('trunk_id', `trunk ${trunkId} does not exist in this account`, 'unknown_reference');
       throw error;
     });
   }
