@@ -180,6 +180,48 @@ describe('error envelope for bad input', () => {
     }
   });
 
+  it('refuses a charset other than UTF-8 with 415, and takes utf-8 in any spelling', async () => {
+    const send = (type: string) =>
+      app.admin.call('POST', '/v1/accounts', { rawBody: '{"name":"Charset"}', headers: { 'content-type': type } });
+    for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"'])
+      expectError(await send(type), 415, 'unsupported_media_type');
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf8"'])
+      expect((await send(type)).status).toBe(201);
+  });
+
+  it('refuses a body on an operation that takes none, and takes {} as none', async () => {
+    const { client } = await provisionAccountDirect(app);
+    const trunk = (await client.post('/v1/trunks', customBody())).body;
+    const rotate = (body: unknown) => client.post(`/v1/trunks/${trunk.id}/rotate-password`, body);
+    const refused = await rotate({ x: 1 });
+    expectError(refused, 400, 'missing_required_field');
+    expect(refused.body.error).toMatchObject({ param: 'x', reason: 'unknown_field' });
+    expect((await rotate([1])).body.error.reason).toBe('body_not_allowed');
+    expect((await rotate({})).status).toBe(200);
+    expect((await client.post(`/v1/trunks/${trunk.id}/rotate-password`)).status).toBe(200);
+  });
+
+  it('refuses cursor together with offset with 400 invalid_params', async () => {
+    const { client } = await provisionAccountDirect(app);
+    for (const path of ['/v1/calls', '/v1/trunks']) {
+      const response = await client.get(`${path}?cursor=abc&offset=5`);
+      expectError(response, 400, 'invalid_params');
+      expect(response.body.error).toMatchObject({ param: 'offset', reason: 'conflicting_params' });
+    }
+  });
+
+  it('answers NDJSON of which no line parses with 400 naming the likely cause', async () => {
+    const { client } = await provisionAccountDirect(app, ['ingest']);
+    const flattened = ['{"id":"call_a","trunk_id":"conn_x"}', '{"id":"call_b","trunk_id":"conn_x"}'].join('');
+    const response = await client.call('POST', '/v1/ingest/calls', {
+      rawBody: flattened,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.reason).toBe('no_records');
+    expect(response.body.error.message).toMatch(/separated by newlines; with curl use --data-binary/);
+  });
+
   it('answers a bad query parameter with 400 invalid_params', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'limit=1&limit=2']) {
       const response = await app.admin.get(`/v1/accounts?${query}`);

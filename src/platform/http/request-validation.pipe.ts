@@ -25,7 +25,10 @@ export class RequestValidationPipe implements PipeTransform {
         { reason: value === undefined || value === null ? 'missing' : 'invalid_type' },
       );
     }
-    if (metadata.type === 'query') rejectRepeatedParameters(value as Record<string, unknown>);
+    if (metadata.type === 'query') {
+      rejectRepeatedParameters(value as Record<string, unknown>);
+      rejectCursorWithOffset(value as Record<string, unknown>);
+    }
     const instance = plainToInstance(type, value, {
       enableImplicitConversion: false,
       exposeDefaultValues: true,
@@ -55,6 +58,15 @@ function rejectRepeatedParameters(query: Record<string, unknown>): void {
         reason: 'conflicting_params',
       });
   }
+}
+
+/** A cursor says where to continue; an offset beside it would be silently ignored. */
+function rejectCursorWithOffset(query: Record<string, unknown>): void {
+  if (query.cursor !== undefined && query.offset !== undefined)
+    throw new DomainError('invalid_params', 'cursor and offset exclude each other: send one of them', {
+      param: 'offset',
+      reason: 'conflicting_params',
+    });
 }
 
 /** Type errors first: "must be a string" says more than a pattern mismatch of a number. */
