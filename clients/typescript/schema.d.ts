@@ -744,9 +744,18 @@ export interface components {
             updated_at: string;
             stats: components["schemas"]["TrunkStatsDto"];
         };
+        CursorPaginationDto: {
+            limit: number;
+            offset: number;
+            /** @description Number of matching items */
+            total: number;
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
         TrunkListDto: {
             trunks: components["schemas"]["TrunkListItemDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         TrunkDetailDto: {
             id: string;
@@ -900,6 +909,7 @@ export interface components {
             offset: number;
             /** @description Number of matching items */
             total: number;
+            /** @description Pass as cursor for the next page; null on the last page */
             next_cursor: string | null;
             has_more: boolean;
         };
@@ -1233,11 +1243,11 @@ export interface components {
         };
         WebhookEndpointListDto: {
             webhook_endpoints: components["schemas"]["WebhookEndpointDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         WebhookDeliveryListDto: {
             deliveries: components["schemas"]["WebhookDeliveryDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         CreateAlertRuleRequestDto: {
             name?: string;
@@ -1282,7 +1292,7 @@ export interface components {
         };
         AlertRuleListDto: {
             alert_rules: components["schemas"]["AlertRuleDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         AuditActorDto: {
             /** @description API key id, or a system actor (system:webhooks, …) */
@@ -2374,6 +2384,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 status?: "active" | "inactive" | "error";
                 /** @description created_at: oldest first; -created_at: newest first */
                 sort?: "created_at" | "-created_at";
@@ -4430,6 +4442,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 trunk_id?: string;
                 status?: "connected" | "failed" | "disconnected";
                 /** @description Calls starting on or after this instant (or date) */
@@ -4441,8 +4455,6 @@ export interface operations {
                 /** @description Exact called number (E.164; matches to_e164) */
                 to?: string;
                 direction?: "inbound" | "outbound";
-                /** @description next_cursor of the previous page; continues after it at constant cost */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4857,6 +4869,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5965,6 +5979,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -6289,6 +6305,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
             };
             header?: never;
             path?: never;

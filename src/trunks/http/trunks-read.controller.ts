@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
+import { DomainError } from '../../shared/domain-error';
 import { GetTrunkAsOf, GetTrunkHistory } from '../read/trunk-history.queries';
 import { ListTrunksAsOf } from '../read/trunks-as-of.query';
 import {
@@ -28,11 +29,19 @@ export class TrunksReadController {
   })
   list(@Query() query: ListTrunksQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkListDto> {
     const order = query.sort === 'created_at' ? 'asc' : 'desc';
-    if (query.as_of !== undefined)
+    if (query.as_of !== undefined) {
+      if (query.cursor !== undefined)
+        throw new DomainError('invalid_params', 'cursor does not apply with as_of: page a past list with offset', {
+          param: 'cursor',
+          reason: 'conflicting_params',
+        });
       return this.queries.execute(
         new ListTrunksAsOf(accountOf(ctx), new Date(query.as_of), query.limit, query.offset, query.status, order),
       );
-    return this.queries.execute(new ListTrunks(accountOf(ctx), query.limit, query.offset, query.status, order));
+    }
+    return this.queries.execute(
+      new ListTrunks(accountOf(ctx), query.limit, query.offset, query.status, order, query.cursor),
+    );
   }
 
   @Get(':id')

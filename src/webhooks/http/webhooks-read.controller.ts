@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
-import { PaginationQueryDto } from '../../platform/http/pagination';
+import { CursorPaginationQueryDto } from '../../platform/http/pagination';
 import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
 import { AlertRuleDto, AlertRuleListDto } from '../read/alert-rule.dto';
 import {
@@ -27,8 +27,8 @@ export class WebhookEndpointsReadController {
   @Get()
   @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints' })
   @ApiOkResponse({ type: WebhookEndpointListDto, description: 'Newest first; secrets are never returned' })
-  list(@Query() query: PaginationQueryDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointListDto> {
-    return this.queries.execute(new ListWebhookEndpoints(accountOf(ctx), query.limit, query.offset));
+  list(@Query() query: CursorPaginationQueryDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointListDto> {
+    return this.queries.execute(new ListWebhookEndpoints(accountOf(ctx), query.limit, query.offset, query.cursor));
   }
 
   @Get(':id')
@@ -49,7 +49,9 @@ export class WebhookEndpointsReadController {
     @Query() query: ListDeliveriesQueryDto,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookDeliveryListDto> {
-    return this.queries.execute(new ListWebhookDeliveries(accountOf(ctx), id, query.limit, query.offset, query.status));
+    return this.queries.execute(
+      new ListWebhookDeliveries(accountOf(ctx), id, query.limit, query.offset, query.status, query.cursor),
+    );
   }
 }
 
@@ -62,8 +64,8 @@ export class AlertRulesReadController {
   @Get()
   @ApiOperation({ operationId: 'listAlertRules', summary: 'List alert rules' })
   @ApiOkResponse({ type: AlertRuleListDto, description: 'Newest first' })
-  list(@Query() query: PaginationQueryDto, @Ctx() ctx: RequestContext): Promise<AlertRuleListDto> {
-    return this.queries.execute(new ListAlertRules(accountOf(ctx), query.limit, query.offset));
+  list(@Query() query: CursorPaginationQueryDto, @Ctx() ctx: RequestContext): Promise<AlertRuleListDto> {
+    return this.queries.execute(new ListAlertRules(accountOf(ctx), query.limit, query.offset, query.cursor));
   }
 
   @Get(':id')
