@@ -673,8 +673,8 @@ export interface components {
              */
             custom_endpoint?: string;
             system_prompt?: string | null;
-            vad?: components["schemas"]["VadDto"] | (never | null);
-            provider_settings?: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            vad?: components["schemas"]["VadDto"] | (null);
+            provider_settings?: components["schemas"]["ProviderSettingsDto"] | (null);
             allowed_addresses?: string[] | null;
         };
         TrunkUpdatedDto: {
@@ -714,8 +714,8 @@ export interface components {
             elevenlabs_agent_id: string | null;
             system_prompt: string | null;
             /** @description null (or a key left out): the gateway applies its defaults */
-            vad: components["schemas"]["VadDto"] | (never | null);
-            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            vad: components["schemas"]["VadDto"] | (null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (null);
             /** Format: date-time */
             read_at: string;
             /**
@@ -771,8 +771,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             system_prompt: string | null;
-            vad: components["schemas"]["VadDto"] | (never | null);
-            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            vad: components["schemas"]["VadDto"] | (null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (null);
             allowed_addresses: string[] | null;
             elevenlabs_agent_id: string | null;
             custom_endpoint: string | null;
@@ -808,7 +808,7 @@ export interface components {
             status: "active" | "inactive" | "error" | "deleted";
             /** @enum {string} */
             ai_provider: "openai" | "elevenlabs" | "custom";
-            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (null);
             system_prompt: string | null;
             /** @description As set on the trunk (addresses or CIDR blocks) */
             allowed_addresses: string[] | null;
@@ -1373,7 +1373,7 @@ export interface components {
             /** @description Events checked (up to the break, when there is one) */
             events: number;
             /** @description The last event checked */
-            head: components["schemas"]["AuditHeadDto"] | (never | null);
+            head: components["schemas"]["AuditHeadDto"] | (null);
             /** @description Merkle root of the stream heads after the last event checked */
             root: string;
             streams: number;
@@ -1381,7 +1381,7 @@ export interface components {
             /** @description Events written before the chain existed (EventStoreDB only) */
             unchained: number;
             /** @description The first place the chain does not hold */
-            break: components["schemas"]["AuditBreakDto"] | (never | null);
+            break: components["schemas"]["AuditBreakDto"] | (null);
         };
         RefusedRecordDto: {
             /** @description 0-based position of the record in the request */
