@@ -1241,6 +1241,172 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TrunkCreatedWebhookData: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @enum {string} */
+            ai_provider: "openai" | "elevenlabs" | "custom";
+            sip_username: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TrunkCreatedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.created";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The trunk as created (no secret) */
+            data: components["schemas"]["TrunkCreatedWebhookData"];
+        };
+        TrunkWebhookChanges: {
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            system_prompt?: string | null;
+            vad?: components["schemas"]["VadDto"] | (null);
+            provider_settings?: components["schemas"]["ProviderSettingsDto"] | (null);
+            allowed_addresses?: string[] | null;
+            elevenlabs_agent_id?: string;
+            custom_endpoint?: string;
+        };
+        TrunkUpdatedWebhookData: {
+            id: string;
+            /** @description Every field the update set, provider keys included (their values are never sent) */
+            changed_fields: string[];
+            /** @description The new values of the public fields that changed */
+            changes: components["schemas"]["TrunkWebhookChanges"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TrunkUpdatedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.updated";
+            /** Format: date-time */
+            created_at: string;
+            /** @description What an update changed (no secret) */
+            data: components["schemas"]["TrunkUpdatedWebhookData"];
+        };
+        TrunkDeletedWebhookData: {
+            id: string;
+            name: string;
+            sip_username: string;
+            /** Format: date-time */
+            deleted_at: string;
+        };
+        TrunkDeletedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.deleted";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The trunk that was deleted */
+            data: components["schemas"]["TrunkDeletedWebhookData"];
+        };
+        TrunkPasswordRotatedWebhookData: {
+            id: string;
+            sip_username: string;
+            /** Format: date-time */
+            rotated_at: string;
+        };
+        TrunkPasswordRotatedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.password_rotated";
+            /** Format: date-time */
+            created_at: string;
+            /** @description A rotation (never the password) */
+            data: components["schemas"]["TrunkPasswordRotatedWebhookData"];
+        };
+        CallCompletedWebhookData: {
+            /** @description Calls in the list form of GET /v1/calls */
+            calls: components["schemas"]["CallListItemDto"][];
+        };
+        CallCompletedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "call.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The calls of one ingest request, at most 100 */
+            data: components["schemas"]["CallCompletedWebhookData"];
+        };
+        AlertTriggeredWebhookData: {
+            rule_id: string;
+            /** @enum {string} */
+            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent" | "rejections";
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            threshold: number;
+            window_minutes: number;
+            /** @description null: every trunk of the account */
+            trunk_id: string | null;
+            /** @description The metric over the window at this evaluation */
+            value: number;
+            /** @description Calls in the window */
+            calls: number;
+            /** Format: date-time */
+            triggered_at: string;
+        };
+        AlertTriggeredWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "alert.triggered";
+            /** Format: date-time */
+            created_at: string;
+            /** @description An alert rule started to hold */
+            data: components["schemas"]["AlertTriggeredWebhookData"];
+        };
+        AlertResolvedWebhookData: {
+            rule_id: string;
+            /** @enum {string} */
+            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent" | "rejections";
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            threshold: number;
+            window_minutes: number;
+            /** @description null: every trunk of the account */
+            trunk_id: string | null;
+            /** @description The metric over the window at this evaluation */
+            value: number;
+            /** @description Calls in the window */
+            calls: number;
+            /** Format: date-time */
+            resolved_at: string;
+        };
+        AlertResolvedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "alert.resolved";
+            /** Format: date-time */
+            created_at: string;
+            /** @description An alert rule stopped holding */
+            data: components["schemas"]["AlertResolvedWebhookData"];
+        };
+        PingWebhookData: {
+            endpoint_id: string;
+            message: string;
+        };
+        PingWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "ping";
+            /** Format: date-time */
+            created_at: string;
+            /** @description A test event, sent only to the endpoint that asked */
+            data: components["schemas"]["PingWebhookData"];
+        };
         WebhookEndpointListDto: {
             webhook_endpoints: components["schemas"]["WebhookEndpointDto"][];
             pagination: components["schemas"]["CursorPaginationDto"];

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { WEBHOOK_EVENT_SCHEMAS } from '../read/webhook-event.dto';
 import { CursorPaginationQueryDto } from '../../platform/http/pagination';
 import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
 import { AlertRuleDto, AlertRuleListDto } from '../read/alert-rule.dto';
@@ -20,6 +21,8 @@ import {
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
+// The payload of every webhook event, published as named schemas (and under x-webhooks).
+@ApiExtraModels(...WEBHOOK_EVENT_SCHEMAS)
 @Controller('v1/webhook-endpoints')
 export class WebhookEndpointsReadController {
   constructor(private readonly queries: QueryBus) {}
