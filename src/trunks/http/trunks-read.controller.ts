@@ -22,7 +22,12 @@ export class TrunksReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listTrunks', summary: 'List trunks' })
+  @ApiOperation({
+    operationId: 'listTrunks',
+    description:
+      "Lists the account's trunks with today's call stats. Pages by limit/offset or, stable under inserts, by cursor (pagination.next_cursor); with as_of, the trunks as they were at that instant.",
+    summary: 'List trunks',
+  })
   @ApiOkResponse({
     type: TrunkListDto,
     description: 'Newest first by default; with as_of, the trunks of the account as they were at that instant',
@@ -45,7 +50,11 @@ export class TrunksReadController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getTrunk', summary: 'Get a trunk' })
+  @ApiOperation({
+    operationId: 'getTrunk',
+    description: 'Reads one trunk with its settings (never its secrets); with as_of, as it was at that instant.',
+    summary: 'Get a trunk',
+  })
   @ApiOkResponse({ type: TrunkDetailDto, description: 'With as_of: the trunk as it was at that instant' })
   get(@Param('id') id: string, @Query() query: GetTrunkQueryDto, @Ctx() ctx: RequestContext): Promise<TrunkDetailDto> {
     if (query.as_of !== undefined)
@@ -54,7 +63,11 @@ export class TrunksReadController {
   }
 
   @Get(':id/events')
-  @ApiOperation({ operationId: 'listTrunkEvents', summary: "List a trunk's history" })
+  @ApiOperation({
+    operationId: 'listTrunkEvents',
+    description: "The trunk's history: every change as recorded in its event stream, without secrets.",
+    summary: "List a trunk's history",
+  })
   @ApiOkResponse({
     type: TrunkHistoryDto,
     description: "The trunk's full history for auditors, oldest first, secrets redacted",

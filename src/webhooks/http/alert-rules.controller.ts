@@ -22,7 +22,12 @@ export class AlertRulesWriteController {
   ) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createAlertRule', summary: 'Create an alert rule' })
+  @ApiOperation({
+    operationId: 'createAlertRule',
+    description:
+      'Defines a condition on a call metric over a rolling window (e.g. p95 latency above 1000 ms over 5 minutes); alert.triggered and alert.resolved webhooks follow its changes.',
+    summary: 'Create an alert rule',
+  })
   @HttpCode(201)
   @ApiCreatedResponse({
     type: AlertRuleDto,
@@ -40,7 +45,11 @@ export class AlertRulesWriteController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteAlertRule', summary: 'Delete an alert rule' })
+  @ApiOperation({
+    operationId: 'deleteAlertRule',
+    description: 'Deletes an alert rule; it is evaluated no more.',
+    summary: 'Delete an alert rule',
+  })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {

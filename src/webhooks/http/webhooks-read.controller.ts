@@ -28,21 +28,34 @@ export class WebhookEndpointsReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints' })
+  @ApiOperation({
+    operationId: 'listWebhookEndpoints',
+    description: "Lists the account's webhook endpoints, newest first, without secrets; pages by offset or cursor.",
+    summary: 'List webhook endpoints',
+  })
   @ApiOkResponse({ type: WebhookEndpointListDto, description: 'Newest first; secrets are never returned' })
   list(@Query() query: CursorPaginationQueryDto, @Ctx() ctx: RequestContext): Promise<WebhookEndpointListDto> {
     return this.queries.execute(new ListWebhookEndpoints(accountOf(ctx), query.limit, query.offset, query.cursor));
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint' })
+  @ApiOperation({
+    operationId: 'getWebhookEndpoint',
+    description: 'Reads one webhook endpoint, with its last successful delivery, without its secret.',
+    summary: 'Get a webhook endpoint',
+  })
   @ApiOkResponse({ type: WebhookEndpointDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookEndpointDto> {
     return this.queries.execute(new GetWebhookEndpoint(accountOf(ctx), id));
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "List a webhook endpoint's deliveries" })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    description:
+      "Lists an endpoint's deliveries, newest first, with their attempts and outcome; filter by status; pages by offset or cursor.",
+    summary: "List a webhook endpoint's deliveries",
+  })
   @ApiOkResponse({
     type: WebhookDeliveryListDto,
     description: 'Newest first: status, attempts with their response codes, next attempt',
@@ -65,14 +78,22 @@ export class AlertRulesReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listAlertRules', summary: 'List alert rules' })
+  @ApiOperation({
+    operationId: 'listAlertRules',
+    description: "Lists the account's alert rules, newest first; pages by offset or cursor.",
+    summary: 'List alert rules',
+  })
   @ApiOkResponse({ type: AlertRuleListDto, description: 'Newest first' })
   list(@Query() query: CursorPaginationQueryDto, @Ctx() ctx: RequestContext): Promise<AlertRuleListDto> {
     return this.queries.execute(new ListAlertRules(accountOf(ctx), query.limit, query.offset, query.cursor));
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getAlertRule', summary: 'Get an alert rule' })
+  @ApiOperation({
+    operationId: 'getAlertRule',
+    description: 'Reads one alert rule with its current state.',
+    summary: 'Get an alert rule',
+  })
   @ApiOkResponse({ type: AlertRuleDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<AlertRuleDto> {
     return this.queries.execute(new GetAlertRule(accountOf(ctx), id));
