@@ -23,6 +23,7 @@ import {
   slowClientOptions,
 } from './platform/http/front-door';
 import { registerJsonParser } from './platform/http/json-body.parser';
+import { BodylessOperationInterceptor } from './platform/http/bodyless-operation.interceptor';
 import { MAX_INGEST_BYTES, registerNdjsonParser } from './platform/http/ndjson.parser';
 import { requestIdOf } from './platform/http/request-id';
 import { RequestValidationPipe } from './platform/http/request-validation.pipe';
@@ -94,6 +95,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
   );
   app.useGlobalPipes(new RequestValidationPipe());
+  app.useGlobalInterceptors(new BodylessOperationInterceptor());
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   configureFastify(fastify, app, config);
   await app.init();
@@ -158,7 +160,7 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
     fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('X-Request-Id', request.id);
       if (request.headers['x-forwarded-proto'] !== 'https')
-        throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE);
+        throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE, { reason: 'https_required' });
     });
   }
   // Before the gate: a request's restore mark must predate anything it reads (the gate reads ahead).

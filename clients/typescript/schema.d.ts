@@ -7,10 +7,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts */
+        /**
+         * List accounts
+         * @description Lists every account with limit/offset paging (admin keys only).
+         */
         get: operations["listAccounts"];
         put?: never;
-        /** Create an account */
+        /**
+         * Create an account
+         * @description Creates a customer account (admin keys only). Keys for the account are issued with POST /api-keys.
+         */
         post: operations["createAccount"];
         delete?: never;
         options?: never;
@@ -25,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an account */
+        /**
+         * Get an account
+         * @description Reads one account by id (admin keys only).
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -42,10 +51,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an account's API keys */
+        /**
+         * List an account's API keys
+         * @description Lists API keys without the key itself, with revocation, last use and request and error counts.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Issue an API key */
+        /**
+         * Issue an API key
+         * @description Issues an API key for an account (or an admin/gateway key with no account). The key is shown once, in this response only; afterwards only its prefix is listed.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -63,7 +78,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key */
+        /**
+         * Revoke an API key
+         * @description Revokes an API key: requests made with it answer 401 from then on.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -77,10 +95,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List trunks */
+        /**
+         * List trunks
+         * @description Lists the account's trunks with today's call stats. Pages by limit/offset or, stable under inserts, by cursor (pagination.next_cursor); with as_of, the trunks as they were at that instant.
+         */
         get: operations["listTrunks"];
         put?: never;
-        /** Create a trunk */
+        /**
+         * Create a trunk
+         * @description Creates a SIP trunk wired to an AI provider (openai, elevenlabs or custom wss:// endpoint). The SIP password and provider keys are taken here and never returned; a provider key is validated with the provider first.
+         */
         post: operations["createTrunk"];
         delete?: never;
         options?: never;
@@ -95,15 +119,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a trunk */
+        /**
+         * Get a trunk
+         * @description Reads one trunk with its settings (never its secrets); with as_of, as it was at that instant.
+         */
         get: operations["getTrunk"];
         put?: never;
         post?: never;
-        /** Delete a trunk */
+        /**
+         * Delete a trunk
+         * @description Deletes a trunk: the gateway stops routing to it at once; its calls stay listed.
+         */
         delete: operations["deleteTrunk"];
         options?: never;
         head?: never;
-        /** Update a trunk */
+        /**
+         * Update a trunk
+         * @description Changes a trunk's name, status, prompt, VAD, provider settings, allowed addresses or provider wiring. A field set to null is cleared; a field left out is kept.
+         */
         patch: operations["updateTrunk"];
         trace?: never;
     };
@@ -116,7 +149,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate a trunk's SIP password */
+        /**
+         * Rotate a trunk's SIP password
+         * @description Generates a new SIP password for the trunk and returns it once; the old one stops working. Takes no body.
+         */
         post: operations["rotateTrunkSipPassword"];
         delete?: never;
         options?: never;
@@ -136,6 +172,7 @@ export interface paths {
         /**
          * Rotate a trunk's SIP password (deprecated path)
          * @deprecated
+         * @description The same as POST /trunks/{id}/rotate-password, kept for older clients. Takes no body.
          */
         post: operations["rotateTrunkSipPasswordAlias"];
         delete?: never;
@@ -151,7 +188,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What a media gateway needs to reach a trunk's agent, provider keys in clear (scope gateway only) */
+        /**
+         * What a media gateway needs to reach a trunk's agent, provider keys in clear (scope gateway only)
+         * @description For the SIP gateway: how to reach the trunk's AI agent (provider, endpoint and what it needs to connect).
+         */
         get: operations["getGatewayTrunkAgent"];
         put?: never;
         post?: never;
@@ -168,7 +208,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a trunk's history */
+        /**
+         * List a trunk's history
+         * @description The trunk's history: every change as recorded in its event stream, without secrets.
+         */
         get: operations["listTrunkEvents"];
         put?: never;
         post?: never;
@@ -185,7 +228,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Look up a trunk by SIP user name (the gateway's per-call lookup) */
+        /**
+         * Look up a trunk by SIP user name (the gateway's per-call lookup)
+         * @description For the SIP gateway: the trunk behind a SIP user name, with the digest (HA1) it authenticates INVITEs by, and whether it is active.
+         */
         get: operations["getGatewayTrunk"];
         put?: never;
         post?: never;
@@ -202,7 +248,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** User names whose lookup changed: what a gateway evicts from its cache */
+        /**
+         * User names whose lookup changed: what a gateway evicts from its cache
+         * @description For the SIP gateway's cache: the user names whose lookup changed, newest change first, so a gateway evicts only those.
+         */
         get: operations["listGatewayChanges"];
         put?: never;
         post?: never;
@@ -221,7 +270,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ingest call records (from the SIP gateway) */
+        /**
+         * Ingest call records (from the SIP gateway)
+         * @description Stores call records from the SIP gateway, as NDJSON (one record a line) or JSON. Each record is judged on its own; 200 means every accepted record is durable, with the refused ones listed by index and reason.
+         */
         post: operations["ingestCalls"];
         delete?: never;
         options?: never;
@@ -236,7 +288,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List calls */
+        /**
+         * List calls
+         * @description Lists calls newest first, filtered by trunk, status, direction, numbers and time range. Pages by limit/offset or by cursor at constant cost at any depth.
+         */
         get: operations["listCalls"];
         put?: never;
         post?: never;
@@ -253,7 +308,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a call */
+        /**
+         * Get a call
+         * @description Reads one call: the list form plus metrics, conversation turns, SIP signalling facts and the SIP trace.
+         */
         get: operations["getCall"];
         put?: never;
         post?: never;
@@ -270,7 +328,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get aggregated call analytics */
+        /**
+         * Get aggregated call analytics
+         * @description Call totals, success rate, durations, latency and quality figures, and the codec, provider and trunk breakdowns of the account's calls over a time range.
+         */
         get: operations["getAnalyticsOverview"];
         put?: never;
         post?: never;
@@ -287,10 +348,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description Lists the account's webhook endpoints, newest first, without secrets; pages by offset or cursor.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Create a webhook endpoint */
+        /**
+         * Create a webhook endpoint
+         * @description Registers an https:// URL to receive webhook events, optionally only some types. The signing secret is returned once, here.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -305,15 +372,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description Reads one webhook endpoint, with its last successful delivery, without its secret.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint */
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes an endpoint; its pending deliveries are abandoned.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Update a webhook endpoint */
+        /**
+         * Update a webhook endpoint
+         * @description Changes an endpoint's URL, description, event types or enabled flag.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -326,7 +402,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate a webhook endpoint's signing secret */
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Issues a new signing secret, returned once. It signs at once; for 24 hours every request also carries a signature made with the previous one.
+         */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
@@ -343,7 +422,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test event to a webhook endpoint */
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Sends a ping event to this endpoint only, through the normal delivery path (signed, retried).
+         */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
         options?: never;
@@ -358,7 +440,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a webhook endpoint's deliveries */
+        /**
+         * List a webhook endpoint's deliveries
+         * @description Lists an endpoint's deliveries, newest first, with their attempts and outcome; filter by status; pages by offset or cursor.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -377,7 +462,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay a webhook delivery */
+        /**
+         * Replay a webhook delivery
+         * @description Sends a delivery again with the same event id (receivers deduplicate by it), e.g. after a receiver outage.
+         */
         post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -392,10 +480,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List alert rules */
+        /**
+         * List alert rules
+         * @description Lists the account's alert rules, newest first; pages by offset or cursor.
+         */
         get: operations["listAlertRules"];
         put?: never;
-        /** Create an alert rule */
+        /**
+         * Create an alert rule
+         * @description Defines a condition on a call metric over a rolling window (e.g. p95 latency above 1000 ms over 5 minutes); alert.triggered and alert.resolved webhooks follow its changes.
+         */
         post: operations["createAlertRule"];
         delete?: never;
         options?: never;
@@ -410,11 +504,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an alert rule */
+        /**
+         * Get an alert rule
+         * @description Reads one alert rule with its current state.
+         */
         get: operations["getAlertRule"];
         put?: never;
         post?: never;
-        /** Delete an alert rule */
+        /**
+         * Delete an alert rule
+         * @description Deletes an alert rule; it is evaluated no more.
+         */
         delete: operations["deleteAlertRule"];
         options?: never;
         head?: never;
@@ -428,7 +528,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's audit events */
+        /**
+         * List the account's audit events
+         * @description The account's audit log (who changed what, when), hash-chained, in global order; filters by time, resource, actor and type; cursor paging.
+         */
         get: operations["listAuditEvents"];
         put?: never;
         post?: never;
@@ -445,7 +548,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verify the account's hash chain and checkpoints */
+        /**
+         * Verify the account's hash chain and checkpoints
+         * @description Recomputes every hash, link and checkpoint of the audit log and answers whether it is intact, or the first break.
+         */
         get: operations["verifyAuditEvents"];
         put?: never;
         post?: never;
@@ -462,7 +568,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the account's audit events */
+        /**
+         * Export the account's audit events
+         * @description Streams the audit log as NDJSON (or CSV) with its hashes and checkpoints, for archiving or external verification.
+         */
         get: operations["exportAuditEvents"];
         put?: never;
         post?: never;
@@ -481,7 +590,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report refused INVITEs (the SIP gateway's rejection log) */
+        /**
+         * Report refused INVITEs (the SIP gateway's rejection log)
+         * @description For the SIP gateway: records INVITEs it refused (unknown user, bad digest, address not allowed), as NDJSON or JSON.
+         */
         post: operations["ingestRejections"];
         delete?: never;
         options?: never;
@@ -496,7 +608,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a trunk's rejected INVITEs, newest first */
+        /**
+         * List a trunk's rejected INVITEs, newest first
+         * @description Lists the INVITEs the gateway refused for one trunk, newest first.
+         */
         get: operations["listTrunkRejections"];
         put?: never;
         post?: never;
@@ -513,7 +628,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the rejected INVITEs that belong to no account (unknown user names, banned sources), newest first */
+        /**
+         * List the rejected INVITEs that belong to no account (unknown user names, banned sources), newest first
+         * @description Lists the INVITEs the gateway refused that belong to no account (unknown user names, banned sources), newest first.
+         */
         get: operations["listUnownedRejections"];
         put?: never;
         post?: never;
@@ -673,8 +791,8 @@ export interface components {
              */
             custom_endpoint?: string;
             system_prompt?: string | null;
-            vad?: components["schemas"]["VadDto"] | (never | null);
-            provider_settings?: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            vad?: components["schemas"]["VadDto"] | (null);
+            provider_settings?: components["schemas"]["ProviderSettingsDto"] | (null);
             allowed_addresses?: string[] | null;
         };
         TrunkUpdatedDto: {
@@ -714,8 +832,8 @@ export interface components {
             elevenlabs_agent_id: string | null;
             system_prompt: string | null;
             /** @description null (or a key left out): the gateway applies its defaults */
-            vad: components["schemas"]["VadDto"] | (never | null);
-            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            vad: components["schemas"]["VadDto"] | (null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (null);
             /** Format: date-time */
             read_at: string;
             /**
@@ -744,9 +862,18 @@ export interface components {
             updated_at: string;
             stats: components["schemas"]["TrunkStatsDto"];
         };
+        CursorPaginationDto: {
+            limit: number;
+            offset: number;
+            /** @description Number of matching items */
+            total: number;
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
         TrunkListDto: {
             trunks: components["schemas"]["TrunkListItemDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         TrunkDetailDto: {
             id: string;
@@ -762,8 +889,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             system_prompt: string | null;
-            vad: components["schemas"]["VadDto"] | (never | null);
-            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            vad: components["schemas"]["VadDto"] | (null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (null);
             allowed_addresses: string[] | null;
             elevenlabs_agent_id: string | null;
             custom_endpoint: string | null;
@@ -799,7 +926,7 @@ export interface components {
             status: "active" | "inactive" | "error" | "deleted";
             /** @enum {string} */
             ai_provider: "openai" | "elevenlabs" | "custom";
-            provider_settings: components["schemas"]["ProviderSettingsDto"] | (never | null);
+            provider_settings: components["schemas"]["ProviderSettingsDto"] | (null);
             system_prompt: string | null;
             /** @description As set on the trunk (addresses or CIDR blocks) */
             allowed_addresses: string[] | null;
@@ -900,6 +1027,7 @@ export interface components {
             offset: number;
             /** @description Number of matching items */
             total: number;
+            /** @description Pass as cursor for the next page; null on the last page */
             next_cursor: string | null;
             has_more: boolean;
         };
@@ -1233,13 +1361,179 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TrunkCreatedWebhookData: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @enum {string} */
+            ai_provider: "openai" | "elevenlabs" | "custom";
+            sip_username: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TrunkCreatedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.created";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The trunk as created (no secret) */
+            data: components["schemas"]["TrunkCreatedWebhookData"];
+        };
+        TrunkWebhookChanges: {
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            system_prompt?: string | null;
+            vad?: components["schemas"]["VadDto"] | (null);
+            provider_settings?: components["schemas"]["ProviderSettingsDto"] | (null);
+            allowed_addresses?: string[] | null;
+            elevenlabs_agent_id?: string;
+            custom_endpoint?: string;
+        };
+        TrunkUpdatedWebhookData: {
+            id: string;
+            /** @description Every field the update set, provider keys included (their values are never sent) */
+            changed_fields: string[];
+            /** @description The new values of the public fields that changed */
+            changes: components["schemas"]["TrunkWebhookChanges"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TrunkUpdatedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.updated";
+            /** Format: date-time */
+            created_at: string;
+            /** @description What an update changed (no secret) */
+            data: components["schemas"]["TrunkUpdatedWebhookData"];
+        };
+        TrunkDeletedWebhookData: {
+            id: string;
+            name: string;
+            sip_username: string;
+            /** Format: date-time */
+            deleted_at: string;
+        };
+        TrunkDeletedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.deleted";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The trunk that was deleted */
+            data: components["schemas"]["TrunkDeletedWebhookData"];
+        };
+        TrunkPasswordRotatedWebhookData: {
+            id: string;
+            sip_username: string;
+            /** Format: date-time */
+            rotated_at: string;
+        };
+        TrunkPasswordRotatedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.password_rotated";
+            /** Format: date-time */
+            created_at: string;
+            /** @description A rotation (never the password) */
+            data: components["schemas"]["TrunkPasswordRotatedWebhookData"];
+        };
+        CallCompletedWebhookData: {
+            /** @description Calls in the list form of GET /v1/calls */
+            calls: components["schemas"]["CallListItemDto"][];
+        };
+        CallCompletedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "call.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The calls of one ingest request, at most 100 */
+            data: components["schemas"]["CallCompletedWebhookData"];
+        };
+        AlertTriggeredWebhookData: {
+            rule_id: string;
+            /** @enum {string} */
+            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent" | "rejections";
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            threshold: number;
+            window_minutes: number;
+            /** @description null: every trunk of the account */
+            trunk_id: string | null;
+            /** @description The metric over the window at this evaluation */
+            value: number;
+            /** @description Calls in the window */
+            calls: number;
+            /** Format: date-time */
+            triggered_at: string;
+        };
+        AlertTriggeredWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "alert.triggered";
+            /** Format: date-time */
+            created_at: string;
+            /** @description An alert rule started to hold */
+            data: components["schemas"]["AlertTriggeredWebhookData"];
+        };
+        AlertResolvedWebhookData: {
+            rule_id: string;
+            /** @enum {string} */
+            metric: "p95_latency_ms" | "p99_latency_ms" | "avg_ai_latency_ms" | "success_rate" | "avg_packet_loss_percent" | "rejections";
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            threshold: number;
+            window_minutes: number;
+            /** @description null: every trunk of the account */
+            trunk_id: string | null;
+            /** @description The metric over the window at this evaluation */
+            value: number;
+            /** @description Calls in the window */
+            calls: number;
+            /** Format: date-time */
+            resolved_at: string;
+        };
+        AlertResolvedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "alert.resolved";
+            /** Format: date-time */
+            created_at: string;
+            /** @description An alert rule stopped holding */
+            data: components["schemas"]["AlertResolvedWebhookData"];
+        };
+        PingWebhookData: {
+            endpoint_id: string;
+            message: string;
+        };
+        PingWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "ping";
+            /** Format: date-time */
+            created_at: string;
+            /** @description A test event, sent only to the endpoint that asked */
+            data: components["schemas"]["PingWebhookData"];
+        };
         WebhookEndpointListDto: {
             webhook_endpoints: components["schemas"]["WebhookEndpointDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         WebhookDeliveryListDto: {
             deliveries: components["schemas"]["WebhookDeliveryDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         CreateAlertRuleRequestDto: {
             name?: string;
@@ -1284,7 +1578,7 @@ export interface components {
         };
         AlertRuleListDto: {
             alert_rules: components["schemas"]["AlertRuleDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         AuditActorDto: {
             /** @description API key id, or a system actor (system:webhooks, …) */
@@ -1365,7 +1659,7 @@ export interface components {
             /** @description Events checked (up to the break, when there is one) */
             events: number;
             /** @description The last event checked */
-            head: components["schemas"]["AuditHeadDto"] | (never | null);
+            head: components["schemas"]["AuditHeadDto"] | (null);
             /** @description Merkle root of the stream heads after the last event checked */
             root: string;
             streams: number;
@@ -1373,7 +1667,7 @@ export interface components {
             /** @description Events written before the chain existed (EventStoreDB only) */
             unchained: number;
             /** @description The first place the chain does not hold */
-            break: components["schemas"]["AuditBreakDto"] | (never | null);
+            break: components["schemas"]["AuditBreakDto"] | (null);
         };
         RefusedRecordDto: {
             /** @description 0-based position of the record in the request */
@@ -1426,6 +1720,11 @@ export interface components {
                 status: number;
                 /** @description The request field at fault */
                 param?: string;
+                /**
+                 * @description What exactly is wrong, beside `code` (which stays the one the spec requires, e.g. missing_required_field for every body problem): additive, for clients to branch on. New reasons may be added; treat an unknown one like its absence (docs/api-notes.md).
+                 * @enum {string}
+                 */
+                reason?: "invalid_json" | "invalid_type" | "unknown_field" | "not_in_enum" | "too_long" | "too_short" | "out_of_range" | "invalid_format" | "missing" | "invalid_header" | "invalid_character" | "body_not_allowed" | "conflicting_params" | "invalid_cursor" | "not_applicable" | "unknown_reference" | "no_records" | "malformed_http" | "https_required";
                 /** @description On 5xx: the id in the logs */
                 request_id?: string;
                 /** @description On 429: Unix time the window resets */
@@ -2371,6 +2670,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 status?: "active" | "inactive" | "error";
                 /** @description created_at: oldest first; -created_at: newest first */
                 sort?: "created_at" | "-created_at";
@@ -4427,6 +4728,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 trunk_id?: string;
                 status?: "connected" | "failed" | "disconnected";
                 /** @description Calls starting on or after this instant (or date) */
@@ -4438,8 +4741,6 @@ export interface operations {
                 /** @description Exact called number (E.164; matches to_e164) */
                 to?: string;
                 direction?: "inbound" | "outbound";
-                /** @description next_cursor of the previous page; continues after it at constant cost */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4854,6 +5155,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5962,6 +6265,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -6286,6 +6591,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
             };
             header?: never;
             path?: never;

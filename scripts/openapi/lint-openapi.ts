@@ -10,10 +10,20 @@ const ROOT = join(__dirname, '..', '..');
 
 /**
  * `npm run lint:openapi` (part of `npm run lint`): the document the server serves, built without
- * starting it, passes redocly's strict rules and our own checks, and the committed client types
+ * starting it, passes redocly's strict rules, Spectral's spectral:oas (0 warnings) and our own checks, and the committed client types
  * are what it generates. That every status the e2e tests receive is documented is checked during
  * the jest run itself (test/support/openapi-conformance.ts), against that same run's responses.
  */
+/** Runs a linter's CLI from node_modules (config files named relative to this folder); true when it passed. */
+function runCli(bin: string[], args: string[], env: Record<string, string> = {}): boolean {
+  const withConfig = args.map((arg) => (arg.endsWith('.yaml') ? join(__dirname, arg) : arg));
+  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', ...bin), ...withConfig], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return run.status === 0;
+}
+
 async function main(): Promise<void> {
   const document = await buildDocumentOffline();
   const dir = mkdtempSync(join(tmpdir(), 'trunkline-openapi-'));
@@ -21,18 +31,16 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     writeFileSync(file, JSON.stringify(document, null, 2));
-    const redocly = spawnSync(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js'),
-        'lint',
-        file,
-        '--config',
-        join(__dirname, 'redocly.yaml'),
-      ],
-      { stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    const redocly = runCli(['@redocly', 'cli', 'bin', 'cli.js'], ['lint', file, '--config', 'redocly.yaml'], {
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+    });
+    // Spectral's spectral:oas ruleset as well (what integrators lint with): warnings fail too.
+    const spectral = runCli(
+      ['@stoplight', 'spectral-cli', 'dist', 'index.js'],
+      ['lint', file, '--ruleset', 'spectral.yaml', '--fail-severity', 'warn'],
     );
-    failed ||= redocly.status !== 0;
+    failed ||= !redocly || !spectral;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -45,7 +53,7 @@ async function main(): Promise<void> {
     failed = true;
   }
   if (failed) process.exit(1);
-  console.log('openapi: the document passes redocly and the document checks; the client types are current');
+  console.log('openapi: the document passes redocly, Spectral and the document checks; the client types are current');
 }
 
 main().catch((error: unknown) => {

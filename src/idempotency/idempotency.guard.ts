@@ -106,6 +106,7 @@ function keyOf(request: FastifyRequest): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !KEY_FORMAT.test(value))
     throw new DomainError('missing_required_field', 'Idempotency-Key must be 1-255 printable ASCII characters', {
+      reason: 'invalid_header',
       param: 'Idempotency-Key',
     });
   return value;

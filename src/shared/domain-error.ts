@@ -47,12 +47,40 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   provider_unavailable: 503,
 };
 
+/**
+ * What exactly is wrong with a refused request, beside the spec's `code` (which stays the one
+ * decisions.md requires, e.g. missing_required_field for every body problem): additive, so a
+ * client can branch on it. Documented in docs/api-notes.md and the OpenAPI error schema.
+ */
+export const ERROR_REASONS = [
+  'invalid_json',
+  'invalid_type',
+  'unknown_field',
+  'not_in_enum',
+  'too_long',
+  'too_short',
+  'out_of_range',
+  'invalid_format',
+  'missing',
+  'invalid_header',
+  'invalid_character',
+  'body_not_allowed',
+  'conflicting_params',
+  'invalid_cursor',
+  'not_applicable',
+  'unknown_reference',
+  'no_records',
+  'malformed_http',
+  'https_required',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 /** retryAfterSeconds: how long to wait (Retry-After); retryAt: the Unix second it ends (429 body). */
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { param?: string; retryAfterSeconds?: number; retryAt?: number } = {},
+    readonly details: { param?: string; reason?: ErrorReason; retryAfterSeconds?: number; retryAt?: number } = {},
   ) {
     super(message);
     this.name = 'DomainError';
@@ -64,8 +92,8 @@ export class DomainError extends Error {
 }
 
 /** A malformed field of a request body, named in `error.param`. */
-export function invalidField(param: string, message: string): DomainError {
-  return new DomainError('missing_required_field', message, { param });
+export function invalidField(param: string, message: string, reason: ErrorReason = 'invalid_format'): DomainError {
+  return new DomainError('missing_required_field', message, { param, reason });
 }
 
 export function notFound(what: string): DomainError {

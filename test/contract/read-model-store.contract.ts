@@ -158,6 +158,51 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
       });
     });
 
+    describe('pageAfter', () => {
+      /** Ties on score 10 (b, c, e), so a position inside a run of ties is exercised both ways. */
+      async function tiedStore() {
+        const store = await harness.create();
+        const entries: [string, number][] = [
+          ['a', 5],
+          ['b', 10],
+          ['c', 10],
+          ['e', 10],
+          ['f', 20],
+        ];
+        await store.write(entries.flatMap(([m, score]) => [zadd('t', score, m), set(`v:${m}`, m.toUpperCase())]));
+        return store;
+      }
+
+      it('continues just after a present member, ties by member, in either order', async () => {
+        const store = await tiedStore();
+        expect(await store.pageAfter('t', 'v:', { score: 10, member: 'b' }, 2, 'asc')).toEqual({
+          total: 5,
+          values: ['C', 'E'],
+        });
+        expect(await store.pageAfter('t', 'v:', { score: 10, member: 'e' }, 10, 'desc')).toEqual({
+          total: 5,
+          values: ['C', 'B', 'A'],
+        });
+        expect(await store.pageAfter('t', 'v:', { score: 20, member: 'f' }, 10, 'asc')).toEqual({
+          total: 5,
+          values: [],
+        });
+      });
+
+      it('continues where a removed member stood, and is not shifted by members added before it', async () => {
+        const store = await tiedStore();
+        await store.write([{ op: 'zrem', key: 't', member: 'c' }, zadd('t', 1, 'early'), zadd('t', 10, 'a0')]);
+        expect(await store.pageAfter('t', 'v:', { score: 10, member: 'c' }, 10, 'asc')).toEqual({
+          total: 6,
+          values: ['E', 'F'],
+        });
+        expect(await store.pageAfter('t', 'v:', { score: 10, member: 'c' }, 10, 'desc')).toEqual({
+          total: 6,
+          values: ['B', null, 'A', null],
+        });
+      });
+    });
+
     describe('write', () => {
       it('applies the ops of a batch in order', async () => {
         const store = await harness.create();

@@ -1,4 +1,4 @@
-import { expectError } from '../support/http-client';
+import { ApiResponse, expectError } from '../support/http-client';
 import { rawTls } from '../support/raw-socket';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { customBody } from '../support/trunk-requests';
@@ -138,6 +138,88 @@ describe('error envelope for bad input', () => {
     const [plain, json] = await Promise.all([empty('text/plain;charset=UTF-8'), empty('application/json')]);
     expectError(plain, 400, 'missing_required_field');
     expect(plain.body).toEqual(json.body);
+  });
+
+  it('says in error.reason what is wrong while code stays missing_required_field', async () => {
+    const { client } = await provisionAccountDirect(app);
+    const json = (rawBody: string) =>
+      app.admin.call('POST', '/v1/accounts', { rawBody, headers: { 'content-type': 'application/json' } });
+    const cases: [string, Promise<ApiResponse>, string, string | undefined][] = [
+      ['bad JSON', json('{"name": '), 'invalid_json', undefined],
+      ['a wrong type', app.admin.post('/v1/accounts', { name: 42 }), 'invalid_type', 'name'],
+      ['a missing field', app.admin.post('/v1/accounts', {}), 'missing', 'name'],
+      ['an unknown field', app.admin.post('/v1/accounts', { name: 'A', colour: 'red' }), 'unknown_field', 'colour'],
+      ['an enum miss', client.post('/v1/trunks', customBody({ ai_provider: 'nobody' })), 'not_in_enum', 'ai_provider'],
+      ['a too-long string', app.admin.post('/v1/accounts', { name: 'x'.repeat(201) }), 'too_long', 'name'],
+      ['an empty string', app.admin.post('/v1/accounts', { name: '' }), 'too_short', 'name'],
+      [
+        'an http:// webhook URL',
+        client.post('/v1/webhook-endpoints', { url: 'http://example.com/hook', event_types: ['trunk.created'] }),
+        'invalid_format',
+        'url',
+      ],
+      [
+        'a malformed Idempotency-Key',
+        client.post('/v1/trunks', customBody(), { headers: { 'idempotency-key': 'k'.repeat(256) } }),
+        'invalid_header',
+        'Idempotency-Key',
+      ],
+    ];
+    for (const [what, pending, reason, param] of cases) {
+      const response = await pending;
+      expect({ what, status: response.status, code: response.body.error?.code }).toEqual({
+        what,
+        status: 400,
+        code: 'missing_required_field',
+      });
+      expect({ what, reason: response.body.error.reason, param: response.body.error.param }).toEqual({
+        what,
+        reason,
+        param,
+      });
+    }
+  });
+
+  it('refuses a charset other than UTF-8 with 415, and takes utf-8 in any spelling', async () => {
+    const send = (type: string) =>
+      app.admin.call('POST', '/v1/accounts', { rawBody: '{"name":"Charset"}', headers: { 'content-type': type } });
+    for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"'])
+      expectError(await send(type), 415, 'unsupported_media_type');
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf8"'])
+      expect((await send(type)).status).toBe(201);
+  });
+
+  it('refuses a body on an operation that takes none, and takes {} as none', async () => {
+    const { client } = await provisionAccountDirect(app);
+    const trunk = (await client.post('/v1/trunks', customBody())).body;
+    const rotate = (body: unknown) => client.post(`/v1/trunks/${trunk.id}/rotate-password`, body);
+    const refused = await rotate({ x: 1 });
+    expectError(refused, 400, 'missing_required_field');
+    expect(refused.body.error).toMatchObject({ param: 'x', reason: 'unknown_field' });
+    expect((await rotate([1])).body.error.reason).toBe('body_not_allowed');
+    expect((await rotate({})).status).toBe(200);
+    expect((await client.post(`/v1/trunks/${trunk.id}/rotate-password`)).status).toBe(200);
+  });
+
+  it('refuses cursor together with offset with 400 invalid_params', async () => {
+    const { client } = await provisionAccountDirect(app);
+    for (const path of ['/v1/calls', '/v1/trunks']) {
+      const response = await client.get(`${path}?cursor=abc&offset=5`);
+      expectError(response, 400, 'invalid_params');
+      expect(response.body.error).toMatchObject({ param: 'offset', reason: 'conflicting_params' });
+    }
+  });
+
+  it('answers NDJSON of which no line parses with 400 naming the likely cause', async () => {
+    const { client } = await provisionAccountDirect(app, ['ingest']);
+    const flattened = ['{"id":"call_a","trunk_id":"conn_x"}', '{"id":"call_b","trunk_id":"conn_x"}'].join('');
+    const response = await client.call('POST', '/v1/ingest/calls', {
+      rawBody: flattened,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expectError(response, 400, 'missing_required_field');
+    expect(response.body.error.reason).toBe('no_records');
+    expect(response.body.error.message).toMatch(/separated by newlines; with curl use --data-binary/);
   });
 
   it('answers a bad query parameter with 400 invalid_params', async () => {

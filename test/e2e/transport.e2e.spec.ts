@@ -19,6 +19,7 @@ describe('HTTPS transport', () => {
     expect(body.error).toEqual({
       code: 'missing_required_field',
       message: expect.stringMatching(/HTTPS is required/),
+      reason: 'https_required',
       status: 400,
     });
   });

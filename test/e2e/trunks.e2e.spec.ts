@@ -144,7 +144,13 @@ describe('trunks over HTTPS (Redis read models)', () => {
     it('lists newest first with the exact total and stats', async () => {
       const response = await reader.get('/v1/trunks?limit=2');
       expect(response.status).toBe(200);
-      expect(response.body.pagination).toEqual({ limit: 2, offset: 0, total: 5 });
+      expect(response.body.pagination).toEqual({
+        limit: 2,
+        offset: 0,
+        total: 5,
+        has_more: true,
+        next_cursor: expect.any(String),
+      });
       expect(response.body.trunks.map((t: { id: string }) => t.id)).toEqual([ids[4], ids[3]]);
       expect(response.body.trunks[0]).toEqual(
         expect.objectContaining({
@@ -170,6 +176,37 @@ describe('trunks over HTTPS (Redis read models)', () => {
     it('answers bad parameters with 400 invalid_params', async () => {
       for (const q of ['limit=0', 'limit=101', 'status=paused', 'sort=name', 'offset=x'])
         expectError(await reader.get(`/v1/trunks?${q}`), 400, 'invalid_params');
+    });
+
+    it('walks by cursor in either order, each trunk once, while trunks are created and deleted', async () => {
+      const { client: walker } = await provisionAccountDirect(app, ['full'], 'Walker');
+      const made: string[] = [];
+      for (let i = 0; i < 5; i++) made.push((await walker.post('/v1/trunks', trunkBody())).body.id);
+      for (const sort of ['-created_at', 'created_at']) {
+        const seen: string[] = [];
+        let page = await walker.get(`/v1/trunks?limit=2&sort=${sort}`);
+        for (let step = 0; ; step++) {
+          seen.push(...page.body.trunks.map((t: { id: string }) => t.id));
+          const cursor = page.body.pagination.next_cursor;
+          if (!cursor) break;
+          expect(page.body.pagination.has_more).toBe(true);
+          // An offset walk would repeat an item after the newest-first insert; the cursor item itself is deleted.
+          if (step === 0) made.push((await walker.post('/v1/trunks', trunkBody())).body.id);
+          if (step === 1 && sort === 'created_at')
+            expect((await walker.delete(`/v1/trunks/${seen[seen.length - 1]}`)).status).toBe(204);
+          page = await walker.get(`/v1/trunks?limit=2&sort=${sort}&cursor=${cursor}`);
+          expect(page.status).toBe(200);
+        }
+        expect(new Set(seen).size).toBe(seen.length);
+        const before = sort === '-created_at' ? made.slice(0, 5).reverse() : made.filter((id) => seen.includes(id));
+        expect(seen.filter((id) => before.includes(id))).toEqual(before);
+        if (sort === 'created_at') expect(seen[seen.length - 1]).toBe(made[made.length - 1]);
+      }
+      const other = await walker.get('/v1/trunks?limit=1&sort=created_at');
+      const mismatch = await walker.get(`/v1/trunks?limit=1&cursor=${other.body.pagination.next_cursor}`);
+      expectError(mismatch, 400, 'invalid_params');
+      expect(mismatch.body.error.reason).toBe('invalid_cursor');
+      expectError(await walker.get('/v1/trunks?cursor=abc&offset=1'), 400, 'invalid_params');
     });
 
     it("shows no other account's trunks", async () => {

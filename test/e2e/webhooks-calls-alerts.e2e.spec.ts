@@ -4,6 +4,7 @@ import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
 import { verifyStandardWebhook, WebhookReceiver } from './webhooks-support';
+import { CALL_LIST_ITEM_KEYS } from '../../src/calls/contracts/call-list-item';
 
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -94,20 +95,19 @@ describe('call.completed and latency alerts', () => {
     expect(received.map((r) => r.json.type)).toEqual(['call.completed', 'call.completed']);
     const sent = received.flatMap((r) => r.json.data.calls);
     expect(sent.map((c: any) => c.id).sort()).toEqual(records.map((r) => r.id).sort());
-    expect(Object.keys(sent[0]).sort()).toEqual([
-      'ai_latency_ms',
-      'carrier_lag_ms',
-      'direction',
-      'duration_seconds',
-      'end_time',
-      'from',
-      'gateway_processing_ms',
-      'id',
-      'start_time',
-      'status',
-      'to',
-      'trunk_id',
-    ]);
+    // One function builds all three forms: a delivered call is the listed call and the detail's common part.
+    const listed = new Map<string, object>();
+    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+      const page: { body: any } = await client.get(
+        `/v1/calls?trunk_id=${trunkId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      for (const c of page.body.calls) listed.set(c.id, c);
+      cursor = page.body.pagination.next_cursor;
+    }
+    for (const c of sent) expect(c).toEqual(listed.get(c.id));
+    const detail = (await client.get(`/v1/calls/${sent[0].id}`)).body;
+    expect(Object.fromEntries(Object.keys(sent[0]).map((k) => [k, detail[k]]))).toEqual(sent[0]);
+    expect(Object.keys(sent[0])).toEqual(CALL_LIST_ITEM_KEYS);
     for (const r of received) expect(verifyStandardWebhook(endpoint.secret, r.headers, r.body)).toBe(true);
     expect(receiver.on(trunksOnly)).toHaveLength(0);
   });

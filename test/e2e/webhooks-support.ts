@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTlsMaterial } from '../../src/platform/http/tls-material';
+import { observeWebhookDelivery } from '../support/openapi-conformance';
 
 export interface ReceivedWebhook {
   path: string;
@@ -41,13 +42,10 @@ export class WebhookReceiver {
         const path = req.url ?? '/';
         const script = this.scripts.get(path) ?? [200];
         const reply = script.length > 1 ? script.shift()! : script[0];
-        this.received.push({
-          path,
-          headers: req.headers as Record<string, string>,
-          body,
-          json: JSON.parse(body),
-          reply,
-        });
+        const json = JSON.parse(body);
+        // Every delivery must be what the document's x-webhooks says (checked in the file's afterAll).
+        observeWebhookDelivery(json);
+        this.received.push({ path, headers: req.headers as Record<string, string>, body, json, reply });
         if (reply === 'hang') return void this.hanging.add(res);
         res.writeHead(reply, { 'content-type': 'text/plain' }).end('ok');
       });

@@ -16,19 +16,24 @@ import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-m
 import { DomainError } from '../../src/shared/domain-error';
 import { CallCompletedRecorder } from '../../src/webhooks/calls/call-completed.recorder';
 import type { EnrichedCallRecord } from '../../src/calls/ingestion/call-record.row';
+import { validateCallRecord } from '../../src/calls/ingestion/call-record.validation';
 
 const logging = new AppLogger(createRootLogger('silent'));
-const record = {
-  id: 'call_1',
-  trunk_id: 'conn_1',
-  from: '+1',
-  to: '+2',
-  status: 'connected',
-  direction: 'inbound',
-  start_time: new Date(),
-  end_time: null,
-  duration_seconds: 1,
-} as unknown as EnrichedCallRecord;
+/** A record as ingestion hands it over: validated (every field the list form needs), then enriched. */
+function acceptedRecord(): EnrichedCallRecord {
+  const verdict = validateCallRecord({
+    id: 'call_1',
+    trunk_id: 'conn_1',
+    from: '+14155550100',
+    to: '+14155550101',
+    status: 'connected',
+    start_time: new Date(Date.now() - 60_000).toISOString(),
+    end_time: new Date(Date.now() - 59_000).toISOString(),
+  });
+  if (!verdict.ok) throw new Error(`test record refused: ${verdict.message}`);
+  return { ...verdict.record, account_id: 'acct_1', provider: 'openai' };
+}
+const record = acceptedRecord();
 
 /**
  * On embedded PGlite with memory read models (replayed from zero at every start): a batch

@@ -1,5 +1,7 @@
-import { basePathOf, Operation, operationsOf, Schema } from '../fuzz/support/openapi-operations';
-import { Exchange, ResponseChecker } from '../fuzz/support/response-check';
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { basePathOf, Operation, operationsOf, resolveRefs, Schema } from '../fuzz/support/openapi-operations';
+import { Exchange, ResponseChecker, toJsonSchema } from '../fuzz/support/response-check';
 
 /**
  * Every response an e2e test receives through the test clients is checked against the OpenAPI
@@ -8,7 +10,8 @@ import { Exchange, ResponseChecker } from '../fuzz/support/response-check';
  * schema under strict OpenAPI 3.0.3 rules, an error body is the envelope. A request no operation
  * matches must be 404 or 405 in the envelope (the document's description says any path may
  * answer those). Each test file fails in its afterAll (openapi-conformance.setup.ts) when one of
- * its responses did not conform.
+ * its responses did not conform. Every webhook delivery the test receivers get is checked the
+ * same way against its event's schema under the document's `x-webhooks`.
  */
 export interface ObservedExchange extends Exchange {
   method: string;
@@ -27,8 +30,19 @@ class Conformance {
   private readonly routes: Route[];
   private readonly checker: ResponseChecker;
   private readonly base: string;
+  private readonly webhooks: Map<string, ValidateFunction>;
+  private readonly ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
 
   constructor(document: Schema) {
+    addFormats(this.ajv);
+    this.webhooks = new Map(
+      Object.entries<Schema>(document['x-webhooks'] ?? {}).map(([type, item]) => [
+        type,
+        this.ajv.compile(
+          toJsonSchema(resolveRefs(item.post.requestBody.content['application/json'].schema, document), true),
+        ),
+      ]),
+    );
     this.base = basePathOf(document);
     this.checker = new ResponseChecker(document);
     this.routes = operationsOf(document)
@@ -48,6 +62,16 @@ class Conformance {
     const route = matching.find((r) => r.operation.method === exchange.method);
     const problems = route ? this.checkOperation(route.operation, exchange) : this.checkUnrouted(matching, exchange);
     for (const problem of problems) violations.push(`${exchange.method} ${path} → ${exchange.status}: ${problem}`);
+  }
+
+  checkWebhook(payload: unknown): string[] {
+    const type = String((payload as { type?: unknown } | null)?.type);
+    const validate = this.webhooks.get(type);
+    if (!validate) return [`type ${type} has no schema under x-webhooks (${[...this.webhooks.keys()].join(', ')})`];
+    if (validate(payload)) return [];
+    return [
+      `${this.ajv.errorsText(validate.errors, { dataVar: 'payload' })} in ${JSON.stringify(payload).slice(0, 300)}`,
+    ];
   }
 
   private checkOperation(operation: Operation, exchange: ObservedExchange): string[] {
@@ -85,6 +109,13 @@ export function registerPublishedDocument(origin: string, document: unknown): vo
 /** Called by the test HTTP clients with every response they receive from `origin`. */
 export function observeExchange(origin: string, exchange: ObservedExchange): void {
   published.get(origin)?.observe(exchange);
+}
+
+/** Called by the test webhook receivers with every delivery's JSON body (any published document: they are one). */
+export function observeWebhookDelivery(payload: unknown): void {
+  const conformance = [...published.values()].pop();
+  if (!conformance) return;
+  for (const problem of conformance.checkWebhook(payload)) violations.push(`webhook delivery: ${problem}`);
 }
 
 /** The violations seen since the last call (one test file's, from its afterAll). */

@@ -18,14 +18,22 @@ export class AccountsReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listAccounts', summary: 'List accounts' })
+  @ApiOperation({
+    operationId: 'listAccounts',
+    description: 'Lists every account with limit/offset paging (admin keys only).',
+    summary: 'List accounts',
+  })
   @ApiOkResponse({ type: AccountListDto, description: 'Newest first' })
   list(@Query() query: PaginationQueryDto): Promise<AccountList> {
     return this.queries.execute(new ListAccounts(query.limit, query.offset));
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getAccount', summary: 'Get an account' })
+  @ApiOperation({
+    operationId: 'getAccount',
+    description: 'Reads one account by id (admin keys only).',
+    summary: 'Get an account',
+  })
   @ApiOkResponse({ type: AccountDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<AccountDto> {
     return this.queries.execute(new GetAccount(id, ctx.readAhead));

@@ -13,7 +13,11 @@ export class AccountsWriteController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createAccount', summary: 'Create an account' })
+  @ApiOperation({
+    operationId: 'createAccount',
+    description: 'Creates a customer account (admin keys only). Keys for the account are issued with POST /api-keys.',
+    summary: 'Create an account',
+  })
   @HttpCode(201)
   @ApiCreatedResponse({ type: AccountDto, description: 'Needs a key with the admin scope' })
   create(@Body() body: CreateAccountRequestDto, @Ctx() ctx: RequestContext): Promise<AccountDto> {

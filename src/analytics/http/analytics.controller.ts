@@ -17,7 +17,12 @@ export class AnalyticsController {
   ) {}
 
   @Get('overview')
-  @ApiOperation({ operationId: 'getAnalyticsOverview', summary: 'Get aggregated call analytics' })
+  @ApiOperation({
+    operationId: 'getAnalyticsOverview',
+    description:
+      "Call totals, success rate, durations, latency and quality figures, and the codec, provider and trunk breakdowns of the account's calls over a time range.",
+    summary: 'Get aggregated call analytics',
+  })
   @ApiOkResponse({
     type: AnalyticsOverviewDto,
     description:

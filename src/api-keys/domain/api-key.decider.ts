@@ -59,9 +59,15 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
         if (state.status !== 'none') throw new DomainError('conflict', `API key ${command.data.keyId} already exists`);
         const { data } = command;
         if (data.scopes.length === 0)
-          throw new DomainError('missing_required_field', 'scopes must name at least one scope', { param: 'scopes' });
+          throw new DomainError('missing_required_field', 'scopes must name at least one scope', {
+            param: 'scopes',
+            reason: 'too_short',
+          });
         if (data.expiresAt && data.expiresAt.getTime() <= data.at.getTime()) {
-          throw new DomainError('missing_required_field', 'expires_at must be in the future', { param: 'expires_at' });
+          throw new DomainError('missing_required_field', 'expires_at must be in the future', {
+            param: 'expires_at',
+            reason: 'out_of_range',
+          });
         }
         return [
           {

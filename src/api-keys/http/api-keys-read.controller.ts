@@ -11,7 +11,11 @@ export class ApiKeysReadController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listApiKeys', summary: "List an account's API keys" })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    description: 'Lists API keys without the key itself, with revocation, last use and request and error counts.',
+    summary: "List an account's API keys",
+  })
   @ApiOkResponse({ type: ApiKeyListDto, description: 'Newest first, with usage counters' })
   list(@Query() query: ListApiKeysQueryDto): Promise<ApiKeyList> {
     return this.queries.execute(new ListApiKeys(query.account_id ?? null, query.limit, query.offset));

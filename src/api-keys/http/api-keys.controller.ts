@@ -20,7 +20,12 @@ export class ApiKeysWriteController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createApiKey', summary: 'Issue an API key' })
+  @ApiOperation({
+    operationId: 'createApiKey',
+    description:
+      'Issues an API key for an account (or an admin/gateway key with no account). The key is shown once, in this response only; afterwards only its prefix is listed.',
+    summary: 'Issue an API key',
+  })
   @HttpCode(201)
   @ApiCreatedResponse({ type: IssuedApiKeyDto, description: 'The key is in this response only' })
   @ApiNotFoundResponse({ description: 'not_found: no account has this account_id' })
@@ -35,7 +40,11 @@ export class ApiKeysWriteController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key' })
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    description: 'Revokes an API key: requests made with it answer 401 from then on.',
+    summary: 'Revoke an API key',
+  })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked; effective at once on every instance' })
   async revoke(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {

@@ -73,7 +73,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
         throw new DomainError(
           'missing_required_field',
           `A ${platform} key has scopes ["${platform}"] and no account_id`,
-          { param: 'scopes' },
+          { param: 'scopes', reason: 'invalid_format' },
         );
       }
       return;
@@ -82,7 +82,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
       throw new DomainError(
         'missing_required_field',
         'account_id is required for keys with scopes full, read or ingest',
-        { param: 'account_id' },
+        { param: 'account_id', reason: 'missing' },
       );
     const [created] = await this.events.readStream(accountStream(accountId), { maxCount: 1 });
     if (!created) throw new DomainError('not_found', `Account ${accountId} not found`);

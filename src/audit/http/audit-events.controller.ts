@@ -26,7 +26,12 @@ export class AuditEventsController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listAuditEvents', summary: "List the account's audit events" })
+  @ApiOperation({
+    operationId: 'listAuditEvents',
+    description:
+      "The account's audit log (who changed what, when), hash-chained, in global order; filters by time, resource, actor and type; cursor paging.",
+    summary: "List the account's audit events",
+  })
   @ApiOkResponse({
     type: AuditEventListDto,
     description:
@@ -37,7 +42,12 @@ export class AuditEventsController {
   }
 
   @Get('verify')
-  @ApiOperation({ operationId: 'verifyAuditEvents', summary: "Verify the account's hash chain and checkpoints" })
+  @ApiOperation({
+    operationId: 'verifyAuditEvents',
+    description:
+      'Recomputes every hash, link and checkpoint of the audit log and answers whether it is intact, or the first break.',
+    summary: "Verify the account's hash chain and checkpoints",
+  })
   @ApiOkResponse({
     type: AuditVerifyDto,
     description: 'verified true with the head, or false with the first place the chain breaks',
@@ -47,7 +57,12 @@ export class AuditEventsController {
   }
 
   @Get('export')
-  @ApiOperation({ operationId: 'exportAuditEvents', summary: "Export the account's audit events" })
+  @ApiOperation({
+    operationId: 'exportAuditEvents',
+    description:
+      'Streams the audit log as NDJSON (or CSV) with its hashes and checkpoints, for archiving or external verification.',
+    summary: "Export the account's audit events",
+  })
   @ApiProduces(EXPORT_TYPES.ndjson, EXPORT_TYPES.csv)
   @ApiOkResponse({
     schema: { type: 'string' },

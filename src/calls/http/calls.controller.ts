@@ -12,7 +12,12 @@ export class CallsController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listCalls', summary: 'List calls' })
+  @ApiOperation({
+    operationId: 'listCalls',
+    description:
+      'Lists calls newest first, filtered by trunk, status, direction, numbers and time range. Pages by limit/offset or by cursor at constant cost at any depth.',
+    summary: 'List calls',
+  })
   @ApiOkResponse({
     type: CallListDto,
     description:
@@ -23,7 +28,12 @@ export class CallsController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getCall', summary: 'Get a call' })
+  @ApiOperation({
+    operationId: 'getCall',
+    description:
+      'Reads one call: the list form plus metrics, conversation turns, SIP signalling facts and the SIP trace.',
+    summary: 'Get a call',
+  })
   @ApiOkResponse({ type: CallDetailDto })
   get(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<CallDetailDto> {
     return this.queries.execute(new GetCall(accountOf(ctx), id));

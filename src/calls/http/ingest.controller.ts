@@ -36,7 +36,12 @@ export class IngestController {
   constructor(private readonly ingestion: CallIngestion) {}
 
   @Post('calls')
-  @ApiOperation({ operationId: 'ingestCalls', summary: 'Ingest call records (from the SIP gateway)' })
+  @ApiOperation({
+    operationId: 'ingestCalls',
+    description:
+      'Stores call records from the SIP gateway, as NDJSON (one record a line) or JSON. Each record is judged on its own; 200 means every accepted record is durable, with the refused ones listed by index and reason.',
+    summary: 'Ingest call records (from the SIP gateway)',
+  })
   @HttpCode(200)
   @ApiConsumes('application/x-ndjson', 'application/json')
   @ApiBody({ schema: INGEST_BODY_SCHEMA as never })

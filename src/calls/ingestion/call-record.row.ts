@@ -1,6 +1,7 @@
 import { CallRecord, codecGroup, latencyBin } from './call-record';
 import { NO_SIGNALLING } from './call-signalling';
 import { e164Of } from './caller';
+import { CallListRow } from '../contracts/call-list-item';
 
 /** A validated record with what ingestion adds from the trunk read model. */
 export interface EnrichedCallRecord extends CallRecord {
@@ -112,5 +113,34 @@ export function rowOf(record: EnrichedCallRecord, version: number, now: Date): C
     answered: Number(record.answered),
     billable_seconds: record.billable_seconds,
     mos: record.mos,
+  };
+}
+
+const msOf = (text: string | null): number | null => (text === null ? null : Date.parse(isoFromChDateTime(text)));
+
+/** A stored row as the list query reads it back, so a call.completed call is built like a listed one. */
+export function listRowOf(row: CallRow): CallListRow {
+  return {
+    call_id: row.call_id,
+    trunk_id: row.trunk_id,
+    from_number: row.from_number,
+    to_number: row.to_number,
+    status: row.status,
+    duration_seconds: row.duration_seconds,
+    direction: row.direction,
+    start_ms: Date.parse(isoFromChDateTime(row.start_time)),
+    end_ms: msOf(row.end_time),
+    carrier_lag_ms: row.carrier_lag_ms,
+    ai_latency_ms: row.ai_latency_ms,
+    gateway_processing_ms: row.gateway_processing_ms,
+    from_e164: row.from_e164,
+    to_e164: row.to_e164,
+    invite_ms: msOf(row.invite_at),
+    ringing_ms: msOf(row.ringing_at),
+    answered_ms: msOf(row.answered_at),
+    sip_code: row.sip_code,
+    failure_class: row.failure_class,
+    billable_seconds: row.billable_seconds,
+    mos: row.mos,
   };
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { DomainError } from '../../shared/domain-error';
+import { cursorFingerprint, decodeCursor as decode, encodeCursor as encode } from '../../platform/http/cursor';
 import { ListCallsQueryDto } from './call.dto';
 
 export interface CallCursor {
@@ -9,33 +8,14 @@ export interface CallCursor {
 
 /** A cursor belongs to one set of filters: reusing it with others would skip or repeat calls. */
 export function filterFingerprint(q: ListCallsQueryDto): string {
-  const parts = [q.trunk_id, q.status, q.start_date, q.end_date, q.from, q.to, q.direction].map((p) => p ?? '');
-  return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 10);
+  return cursorFingerprint([q.trunk_id, q.status, q.start_date, q.end_date, q.from, q.to, q.direction]);
 }
 
 export function encodeCursor(cursor: CallCursor, fingerprint: string): string {
-  return Buffer.from(JSON.stringify([cursor.startMs, cursor.callId, fingerprint])).toString('base64url');
+  return encode({ score: cursor.startMs, member: cursor.callId }, fingerprint);
 }
 
 export function decodeCursor(text: string, fingerprint: string): CallCursor {
-  try {
-    const [startMs, callId, print] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [
-      unknown,
-      unknown,
-      unknown,
-    ];
-    if (
-      typeof startMs !== 'number' ||
-      !Number.isSafeInteger(startMs) ||
-      typeof callId !== 'string' ||
-      callId.length > 100
-    )
-      throw new Error('shape');
-    if (print !== fingerprint)
-      throw new DomainError('invalid_params', 'cursor was issued for other filters', { param: 'cursor' });
-    return { startMs, callId };
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    throw new DomainError('invalid_params', 'cursor is not a cursor this API returned', { param: 'cursor' });
-  }
+  const { score, member } = decode(text, fingerprint);
+  return { startMs: score, callId: member };
 }

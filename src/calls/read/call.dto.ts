@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
+import { CursorPaginationDto, CursorPaginationQueryDto } from '../../platform/http/pagination';
 import { FAILURE_CLASSES } from '../../shared/failure-taxonomy';
+import { CallListItem } from '../contracts/call-list-item';
 
 const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const E164 = /^\+[1-9]\d{1,14}$/;
 
-export class ListCallsQueryDto extends PaginationQueryDto {
+export class ListCallsQueryDto extends CursorPaginationQueryDto {
   @ApiPropertyOptional()
   @IsOptional()
   @Matches(/^conn_[A-Za-z0-9]{1,64}$/, { message: 'trunk_id must be a trunk id (conn_…)' })
@@ -43,14 +44,9 @@ export class ListCallsQueryDto extends PaginationQueryDto {
   @IsOptional()
   @IsIn(['inbound', 'outbound'], { message: 'direction must be inbound or outbound' })
   direction?: 'inbound' | 'outbound';
-
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page; continues after it at constant cost' })
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'cursor is not a cursor this API returned' })
-  cursor?: string;
 }
 
-export class CallListItemDto {
+export class CallListItemDto implements CallListItem {
   @ApiProperty() id!: string;
   @ApiProperty() trunk_id!: string;
   @ApiProperty({ description: 'The caller: E.164, or as the gateway saw it (anonymous, a SIP user, a URI)' })
@@ -97,10 +93,7 @@ export class CallListItemDto {
   mos!: number | null;
 }
 
-export class CallPaginationDto extends PaginationDto {
-  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
-  @ApiProperty() has_more!: boolean;
-}
+export class CallPaginationDto extends CursorPaginationDto {}
 
 export class CallListDto {
   @ApiProperty({ type: [CallListItemDto] }) calls!: CallListItemDto[];

@@ -2,7 +2,8 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
 import { DomainError } from '../../shared/domain-error';
-import { CallDetailDto, CallListDto, CallListItemDto, ListCallsQueryDto, TurnDto } from './call.dto';
+import { CallDetailDto, CallListDto, ListCallsQueryDto, TurnDto } from './call.dto';
+import { CallListRow, callListItem } from '../contracts/call-list-item';
 import { CallCursor, decodeCursor, encodeCursor, filterFingerprint } from './call-cursor';
 import { parseBound } from '../../platform/http/time-range';
 
@@ -29,29 +30,7 @@ const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duratio
   ${millis('invite_at', 'invite_ms')}, ${millis('ringing_at', 'ringing_ms')}, ${millis('answered_at', 'answered_ms')},
   sip_code, failure_class, billable_seconds, mos`;
 
-interface ListRow {
-  call_id: string;
-  trunk_id: string;
-  from_number: string;
-  to_number: string;
-  status: string;
-  duration_seconds: number;
-  direction: string;
-  start_ms: number | string;
-  end_ms: number | string | null;
-  carrier_lag_ms: number | null;
-  ai_latency_ms: number | null;
-  gateway_processing_ms: number | null;
-  from_e164: string;
-  to_e164: string;
-  invite_ms: number | string | null;
-  ringing_ms: number | string | null;
-  answered_ms: number | string | null;
-  sip_code: number | null;
-  failure_class: string;
-  billable_seconds: number;
-  mos: number | null;
-}
+type ListRow = CallListRow;
 
 /**
  * Newest first by (start_time, call_id), the table's own order, so a cursor page is a range
@@ -77,7 +56,7 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
     const hasMore = rows.length > query.limit;
     const last = rows[query.limit - 1];
     return {
-      calls: rows.slice(0, query.limit).map(listItem),
+      calls: rows.slice(0, query.limit).map(callListItem),
       pagination: {
         limit: query.limit,
         offset,
@@ -180,7 +159,7 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
       { account: accountId, id: callId },
     );
     if (!row) throw new DomainError('not_found', `Call ${callId} not found`);
-    const item = listItem(row);
+    const item = callListItem(row);
     return {
       ...item,
       ...(row.disconnect_reason ? { disconnect_reason: row.disconnect_reason } : {}),
@@ -203,40 +182,11 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
   }
 }
 
-function listItem(row: ListRow): CallListItemDto {
-  return {
-    id: row.call_id,
-    trunk_id: row.trunk_id,
-    from: row.from_number,
-    to: row.to_number,
-    status: row.status,
-    duration_seconds: Number(row.duration_seconds),
-    start_time: new Date(Number(row.start_ms)).toISOString(),
-    end_time: row.end_ms === null ? null : new Date(Number(row.end_ms)).toISOString(),
-    carrier_lag_ms: row.carrier_lag_ms,
-    ai_latency_ms: row.ai_latency_ms,
-    gateway_processing_ms: row.gateway_processing_ms,
-    direction: row.direction,
-    from_e164: row.from_e164 || null,
-    to_e164: row.to_e164 || null,
-    invite_at: isoOrNull(row.invite_ms),
-    ringing_at: isoOrNull(row.ringing_ms),
-    answered_at: isoOrNull(row.answered_ms),
-    sip_code: row.sip_code === null ? null : Number(row.sip_code),
-    failure_class: row.failure_class || null,
-    billable_seconds: Number(row.billable_seconds),
-    mos: row.mos === null ? null : Number(row.mos),
-  };
-}
-
 /** Turns as stored; those stored before `interrupted` and `start_offset_ms` existed get their defaults. */
 function turnsOf(stored: string): TurnDto[] {
   const turns = JSON.parse(stored || '[]') as (Omit<TurnDto, 'interrupted' | 'start_offset_ms'> & Partial<TurnDto>)[];
   return turns.map((t) => ({ ...t, interrupted: t.interrupted ?? false, start_offset_ms: t.start_offset_ms ?? null }));
 }
-
-const isoOrNull = (ms: number | string | null): string | null =>
-  ms === null ? null : new Date(Number(ms)).toISOString();
 
 /** Every filter is a bound parameter; the SQL text only varies by which filters are present. */
 function filters(accountId: string, q: ListCallsQueryDto): { where: string; params: QueryParams } {

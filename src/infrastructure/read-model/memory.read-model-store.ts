@@ -1,6 +1,6 @@
 import { MemorySortedSet } from './memory.sorted-set';
 import { rankRange } from './rank-range';
-import type { Order, Page, ReadModelStore, WriteOp } from './read-model-store.port';
+import type { IndexPosition, Order, Page, ReadModelStore, WriteOp } from './read-model-store.port';
 
 type Entry =
   | { type: 'string'; value: string }
@@ -45,6 +45,18 @@ export class MemoryReadModelStore implements ReadModelStore {
       total: this.read(indexKey, 'zset')?.set.size ?? 0,
       values: members.map((member) => this.stringOrNull(valuePrefix + member)),
     };
+  }
+
+  async pageAfter(
+    indexKey: string,
+    valuePrefix: string,
+    after: IndexPosition,
+    count: number,
+    order: Order,
+  ): Promise<Page> {
+    const set = this.read(indexKey, 'zset')?.set;
+    const start = set ? set.rankAfter(after.score, after.member, order === 'desc') : 0;
+    return this.page(indexKey, valuePrefix, start, count, order);
   }
 
   /** Like EXEC: every op runs even after one fails (no rollback), then the first error is thrown. */

@@ -36,6 +36,13 @@ export class MemorySortedSet {
     return picked.map((entry) => entry.member);
   }
 
+  /** The rank (in the given order) of the first entry after (score, member), present or not. */
+  rankAfter(score: number, member: string, reversed: boolean): number {
+    const at = this.indexOf(score, member);
+    const present = this.entries[at]?.score === score && this.entries[at]?.member === member;
+    return reversed ? this.entries.length - at : present ? at + 1 : at;
+  }
+
   /** Position of (score, member) if present, else where it would be inserted. */
   private indexOf(score: number, member: string): number {
     let lo = 0;

@@ -19,6 +19,12 @@ export interface Page {
   values: (string | null)[];
 }
 
+/** Where a cursor stands in a sorted set: the last item a page showed, by its score and member. */
+export interface IndexPosition {
+  score: number;
+  member: string;
+}
+
 export interface ReadModelStore {
   get(key: string): Promise<string | null>;
   mget(keys: string[]): Promise<(string | null)[]>;
@@ -28,6 +34,12 @@ export interface ReadModelStore {
   zrange(key: string, offset: number, count: number, order: Order): Promise<string[]>;
   /** zcard + zrange + mget of valuePrefix+member in one round trip. */
   page(indexKey: string, valuePrefix: string, offset: number, count: number, order: Order): Promise<Page>;
+  /**
+   * Like page, but from just after `after` in `order` (whether or not that member is still
+   * there): O(log N + count) at any depth, and items inserted before the position never shift
+   * the page the way they shift an offset.
+   */
+  pageAfter(indexKey: string, valuePrefix: string, after: IndexPosition, count: number, order: Order): Promise<Page>;
   /** Applies all ops atomically (one Lua script on Redis): a reader sees all of them or none. */
   write(ops: WriteOp[]): Promise<void>;
   /** Removes every key of this store's namespace (projection rebuild). */

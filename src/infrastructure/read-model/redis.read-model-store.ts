@@ -5,6 +5,7 @@ import { defineScript, RedisScript } from '../redis/redis.script';
 import { rankRange } from './rank-range';
 import { defineWriteScript, writeScriptArgs, type WriteScript } from './redis.write-script';
 import {
+  type IndexPosition,
   type Order,
   type Page,
   type ReadModelStore,
@@ -15,13 +16,12 @@ import {
 // Value keys are built from members inside the script, so they are not declared in KEYS
 // (fine on a single Redis; a cluster would need the index and values in one hash slot).
 // MGET goes in chunks because unpack() is bounded by Lua's C stack (about 8000 values).
-const PAGE_LUA = `
-local total = redis.call('ZCARD', KEYS[1])
+const PAGE_TAIL = `
 local members
 if ARGV[4] == 'desc' then
-  members = redis.call('ZRANGE', KEYS[1], ARGV[2], ARGV[3], 'REV')
+  members = redis.call('ZRANGE', KEYS[1], start, stop, 'REV')
 else
-  members = redis.call('ZRANGE', KEYS[1], ARGV[2], ARGV[3])
+  members = redis.call('ZRANGE', KEYS[1], start, stop)
 end
 local values = {}
 for i = 1, #members, 1000 do
@@ -32,7 +32,38 @@ for i = 1, #members, 1000 do
 end
 return {total, values}`;
 
+const PAGE_LUA = `
+local total = redis.call('ZCARD', KEYS[1])
+local start, stop = ARGV[2], ARGV[3]
+${PAGE_TAIL}`;
+
+// ARGV: valuePrefix, score, member, order, count. The start rank is the cursor member's rank + 1
+// while it is there with that score; otherwise where it would stand: the entries before its score
+// (after it, descending) plus its ties on the member's side (Redis orders ties by member bytes).
+const PAGE_AFTER_LUA = `
+local total = redis.call('ZCARD', KEYS[1])
+local score, member, desc = ARGV[2], ARGV[3], ARGV[4] == 'desc'
+local rank
+if desc then rank = redis.call('ZREVRANK', KEYS[1], member) else rank = redis.call('ZRANK', KEYS[1], member) end
+local current = redis.call('ZSCORE', KEYS[1], member)
+local start
+if rank and current and tonumber(current) == tonumber(score) then
+  start = rank + 1
+else
+  local ties = redis.call('ZRANGE', KEYS[1], score, score, 'BYSCORE')
+  if desc then
+    start = redis.call('ZCOUNT', KEYS[1], '(' .. score, '+inf')
+    for _, m in ipairs(ties) do if m > member then start = start + 1 end end
+  else
+    start = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. score)
+    for _, m in ipairs(ties) do if m < member then start = start + 1 end end
+  end
+end
+local stop = start + tonumber(ARGV[5]) - 1
+${PAGE_TAIL}`;
+
 const PAGE_COMMAND = 'trunklineReadModelPage';
+const PAGE_AFTER_COMMAND = 'trunklineReadModelPageAfter';
 const SCAN_BATCH = 500;
 
 type PageCommand = RedisScript<
@@ -40,8 +71,14 @@ type PageCommand = RedisScript<
   [number, (string | null)[]]
 >;
 
+type PageAfterCommand = RedisScript<
+  [indexKey: string, valuePrefix: string, score: number, member: string, order: Order, count: number],
+  [number, (string | null)[]]
+>;
+
 export class RedisReadModelStore implements ReadModelStore {
   private readonly pageScript: PageCommand;
+  private readonly pageAfterScript: PageAfterCommand;
   private readonly writeScript: WriteScript;
 
   constructor(
@@ -49,6 +86,11 @@ export class RedisReadModelStore implements ReadModelStore {
     private readonly namespace: string,
   ) {
     this.pageScript = defineScript(redis, PAGE_COMMAND, { lua: PAGE_LUA, numberOfKeys: 1, readOnly: true });
+    this.pageAfterScript = defineScript(redis, PAGE_AFTER_COMMAND, {
+      lua: PAGE_AFTER_LUA,
+      numberOfKeys: 1,
+      readOnly: true,
+    });
     this.writeScript = defineWriteScript(redis);
   }
 
@@ -82,6 +124,20 @@ export class RedisReadModelStore implements ReadModelStore {
     // An empty range still needs the total; start > stop makes ZRANGE return nothing.
     const [start, stop] = rankRange(offset, count) ?? [1, 0];
     const [total, values] = await guard(this.pageScript(this.k(indexKey), this.k(valuePrefix), start, stop, order));
+    return { total, values };
+  }
+
+  async pageAfter(
+    indexKey: string,
+    valuePrefix: string,
+    after: IndexPosition,
+    count: number,
+    order: Order,
+  ): Promise<Page> {
+    if (count === 0) return { total: await this.zcard(indexKey), values: [] };
+    const [total, values] = await guard(
+      this.pageAfterScript(this.k(indexKey), this.k(valuePrefix), after.score, after.member, order, count),
+    );
     return { total, values };
   }
 

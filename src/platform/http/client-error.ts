@@ -23,7 +23,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
             'Request Timeout',
             { error: { code: 'request_timeout', message: 'The request was not received in time', status: 408 } },
           ]
-        : [400, 'Bad Request', envelope('missing_required_field', 'Malformed HTTP request')];
+        : [
+            400,
+            'Bad Request',
+            envelope('missing_required_field', 'Malformed HTTP request', { reason: 'malformed_http' }),
+          ];
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,

@@ -11,7 +11,8 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   const domain =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new DomainError('not_found', 'No resource has an id that long')
-      : (domainErrorFromFramework(error) ?? new DomainError('missing_required_field', 'Malformed request'));
+      : (domainErrorFromFramework(error) ??
+        new DomainError('missing_required_field', 'Malformed request', { reason: 'malformed_http' }));
   void reply
     .header('X-Request-Id', request.id)
     .status(domain.status)

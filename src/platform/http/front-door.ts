@@ -82,7 +82,7 @@ export class FrontDoor {
 }
 
 function rejectPlainHttp(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify(envelope('missing_required_field', HTTPS_REQUIRED));
+  const body = JSON.stringify(envelope('missing_required_field', HTTPS_REQUIRED, { reason: 'https_required' }));
   res.writeHead(400, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),

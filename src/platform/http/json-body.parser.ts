@@ -55,6 +55,18 @@ function mediaTypeOf(request: FastifyRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
+/** The charset parameter of the Content-Type, lower case, quotes removed; null when there is none. */
+function charsetOf(request: FastifyRequest): string | null {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(request.headers['content-type'] ?? '');
+  return match ? match[1].toLowerCase() : null;
+}
+
+/** Every body is read as UTF-8 (RFC 8259 §8.1); another declared charset would be misread, not converted. */
+function unsupportedCharset(charset: string): DomainError {
+  const named = /^[a-z0-9._:-]{1,40}$/.test(charset) ? `charset ${charset}` : 'This charset';
+  return new DomainError('unsupported_media_type', `${named} is not accepted: send UTF-8 (charset=utf-8 or none)`);
+}
+
 const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]{1,64}\/[a-z0-9!#$&^_.+-]{1,64}$/;
 
 function unsupportedMediaType(request: FastifyRequest, accepted: readonly string[]): DomainError {
@@ -86,6 +98,8 @@ export function registerJsonParser(fastify: FastifyInstance, limits: BodyOptions
     if (request.is404 || !hasBody(request)) return;
     const accepted = acceptedBy(request);
     if (!accepted.includes(mediaTypeOf(request))) throw unsupportedMediaType(request, accepted);
+    const charset = charsetOf(request);
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') throw unsupportedCharset(charset);
     // Refuse an announced oversized body before reading a byte of it.
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > limitOf(request))
@@ -112,20 +126,30 @@ export function registerJsonParser(fastify: FastifyInstance, limits: BodyOptions
       try {
         text = utf8.decode(body);
       } catch {
-        return done(new DomainError('missing_required_field', 'Request body is not valid UTF-8'), undefined);
+        return done(
+          new DomainError('missing_required_field', 'Request body is not valid UTF-8', { reason: 'invalid_json' }),
+          undefined,
+        );
       }
       let parsed: unknown;
       try {
         parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch (error) {
         const detail = jsonProblem(error);
-        return done(new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`), undefined);
+        return done(
+          new DomainError('missing_required_field', `Request body is not valid JSON: ${detail}`, {
+            reason: 'invalid_json',
+          }),
+          undefined,
+        );
       }
       // Ingestion judges each record on its own and stores text in ClickHouse, which takes any string.
       const defect = defectOf(parsed, MAX_JSON_DEPTH, '', !limits.isLarge(request.routeOptions.url ?? ''));
       if (defect?.kind === 'too_deep')
         return done(
-          new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`),
+          new DomainError('missing_required_field', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+            reason: 'invalid_json',
+          }),
           undefined,
         );
       if (defect?.kind === 'unstorable') {
@@ -133,7 +157,7 @@ export function registerJsonParser(fastify: FastifyInstance, limits: BodyOptions
           new DomainError(
             'missing_required_field',
             `${defect.param} contains a NUL character or an unpaired UTF-16 surrogate`,
-            { param: defect.param },
+            { param: defect.param, reason: 'invalid_character' },
           ),
           undefined,
         );

@@ -63,7 +63,7 @@ export function registerNdjsonParser(fastify: FastifyInstance): void {
       payload.on('end', () => {
         try {
           take(pending);
-          finish(null);
+          finish(lines.length > 0 && lines.every((line) => line.error !== undefined) ? unreadable() : null);
         } catch (error) {
           finish(error as Error);
         }
@@ -71,6 +71,19 @@ export function registerNdjsonParser(fastify: FastifyInstance): void {
       payload.on('error', (error: Error) => finish(error));
       void request;
     },
+  );
+}
+
+/**
+ * Not one line could be read: rather a transport mistake than bad records (curl -d strips the
+ * newlines, so the records run together on one line), answered 400 so that --fail-with-body and
+ * every HTTP client see a failure instead of `200 {"accepted": 0}`.
+ */
+function unreadable(): DomainError {
+  return new DomainError(
+    'missing_required_field',
+    'No line of the body could be read as JSON: records must be separated by newlines; with curl use --data-binary (-d strips newlines)',
+    { reason: 'no_records' },
   );
 }
 
@@ -103,6 +116,7 @@ export function recordLines(body: unknown, listKey: string): NdjsonLine[] {
     throw new DomainError(
       'missing_required_field',
       `Send NDJSON (application/x-ndjson), a JSON array of records, or {"${listKey}": [...]}`,
+      { reason: 'invalid_type' },
     );
   if (list.length > MAX_RECORDS_PER_REQUEST)
     throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 /** Query strings arrive as text: digits become numbers, anything else stays text and fails IsInt. */
 export const toInteger = () =>
@@ -27,4 +27,24 @@ export class PaginationDto {
   @ApiProperty({ type: 'integer' }) limit!: number;
   @ApiProperty({ type: 'integer' }) offset!: number;
   @ApiProperty({ type: 'integer', description: 'Number of matching items' }) total!: number;
+}
+
+/** A list that also pages by cursor: constant cost at any depth and stable under inserts. */
+export class CursorPaginationQueryDto extends PaginationQueryDto {
+  @ApiPropertyOptional({
+    description: 'next_cursor of the previous page: continues after it at constant cost; not with offset',
+  })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'cursor is not a cursor this API returned' })
+  cursor?: string;
+}
+
+export class CursorPaginationDto extends PaginationDto {
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Pass as cursor for the next page; null on the last page',
+  })
+  next_cursor!: string | null;
+  @ApiProperty() has_more!: boolean;
 }

@@ -4,6 +4,8 @@ import { describeErrors, ERROR_SCHEMA } from './openapi.errors';
 import { describeHeaders } from './openapi.headers';
 import { applyMediaTypeSchemas } from './openapi.media-types';
 import { admitNullReferences } from './openapi.nullable';
+import { describeWebhooks } from './openapi.webhooks';
+import { describeTags } from './openapi.tags';
 
 /** The contract's base URL ends in /v1; every documented path is relative to it. */
 export const API_BASE_PATH = '/v1';
@@ -47,6 +49,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   describeErrors(document);
   describeHeaders(document);
   admitNullReferences(document);
+  describeWebhooks(document);
+  describeTags(document);
   return document;
 }
 

@@ -4,6 +4,7 @@ import type {
   ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ERROR_REASONS } from '../../shared/domain-error';
 
 export const ERROR_SCHEMA: SchemaObject = {
   type: 'object',
@@ -17,6 +18,14 @@ export const ERROR_SCHEMA: SchemaObject = {
         message: { type: 'string' },
         status: { type: 'integer' },
         param: { type: 'string', description: 'The request field at fault' },
+        reason: {
+          type: 'string',
+          enum: [...ERROR_REASONS],
+          description:
+            'What exactly is wrong, beside `code` (which stays the one the spec requires, e.g. ' +
+            'missing_required_field for every body problem): additive, for clients to branch on. ' +
+            'New reasons may be added; treat an unknown one like its absence (docs/api-notes.md).',
+        },
         request_id: { type: 'string', description: 'On 5xx: the id in the logs' },
         retry_after: { type: 'integer', description: 'On 429: Unix time the window resets' },
       },

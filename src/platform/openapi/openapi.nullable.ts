@@ -13,7 +13,14 @@ export function admitNullReferences(document: OpenAPIObject): void {
   visit(document.paths);
 }
 
-const NULL_ONLY = { type: 'object', nullable: true, enum: [null] };
+/**
+ * The null branch admits exactly null (`enum: [null]`, with the `type` that 3.0.3 and redocly
+ * require beside `nullable`). Its type is `string`, not `object`: @hey-api/openapi-ts read an
+ * `object` branch as an empty object and dropped it from request bodies (`vad?: VadDto` in the
+ * update body but `VadDto | null` in responses: issue 29); with `string` both it and
+ * openapi-typescript map the anyOf to `T | null` in requests and responses alike.
+ */
+const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };
 
 function visit(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(visit);

@@ -22,6 +22,8 @@ export class RejectionsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'ingestRejections',
+    description:
+      'For the SIP gateway: records INVITEs it refused (unknown user, bad digest, address not allowed), as NDJSON or JSON.',
     summary: "Report refused INVITEs (the SIP gateway's rejection log)",
   })
   @ApiConsumes('application/x-ndjson', 'application/json')
@@ -36,7 +38,11 @@ export class RejectionsController {
   }
 
   @Get('trunks/:id/rejections')
-  @ApiOperation({ operationId: 'listTrunkRejections', summary: "List a trunk's rejected INVITEs, newest first" })
+  @ApiOperation({
+    operationId: 'listTrunkRejections',
+    description: 'Lists the INVITEs the gateway refused for one trunk, newest first.',
+    summary: "List a trunk's rejected INVITEs, newest first",
+  })
   @ApiOkResponse({
     type: CallRejectionListDto,
     description: 'from/to bound the time (default: the last 7 days); cursor pages',
@@ -52,6 +58,8 @@ export class RejectionsController {
   @Get('gateway/rejections')
   @ApiOperation({
     operationId: 'listUnownedRejections',
+    description:
+      'Lists the INVITEs the gateway refused that belong to no account (unknown user names, banned sources), newest first.',
     summary: 'List the rejected INVITEs that belong to no account (unknown user names, banned sources), newest first',
   })
   @ApiOkResponse({

@@ -181,11 +181,12 @@ export function checkWiring(provider: Provider, wiring: ProviderWiring, creating
   const own = FIELDS_OF_PROVIDER[provider];
   for (const field of ALL_PROVIDER_FIELDS) {
     if (wiring[field] !== undefined && !own.includes(field))
-      throw invalidField(field, `${field} does not apply to a ${provider} trunk`);
+      throw invalidField(field, `${field} does not apply to a ${provider} trunk`, 'not_applicable');
   }
   if (!creating) return;
   for (const field of own) {
-    if (wiring[field] === undefined) throw invalidField(field, `${field} is required when ai_provider is ${provider}`);
+    if (wiring[field] === undefined)
+      throw invalidField(field, `${field} is required when ai_provider is ${provider}`, 'missing');
   }
 }
 

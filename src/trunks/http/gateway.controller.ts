@@ -19,6 +19,8 @@ export class GatewayController {
   @Get('trunks/:sip_username')
   @ApiOperation({
     operationId: 'getGatewayTrunk',
+    description:
+      'For the SIP gateway: the trunk behind a SIP user name, with the digest (HA1) it authenticates INVITEs by, and whether it is active.',
     summary: "Look up a trunk by SIP user name (the gateway's per-call lookup)",
   })
   @ApiOkResponse({
@@ -33,6 +35,8 @@ export class GatewayController {
   @Get('changes')
   @ApiOperation({
     operationId: 'listGatewayChanges',
+    description:
+      "For the SIP gateway's cache: the user names whose lookup changed, newest change first, so a gateway evicts only those.",
     summary: 'User names whose lookup changed: what a gateway evicts from its cache',
   })
   @ApiOkResponse({

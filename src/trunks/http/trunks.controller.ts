@@ -30,7 +30,12 @@ export class TrunksWriteController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createTrunk', summary: 'Create a trunk' })
+  @ApiOperation({
+    operationId: 'createTrunk',
+    description:
+      'Creates a SIP trunk wired to an AI provider (openai, elevenlabs or custom wss:// endpoint). The SIP password and provider keys are taken here and never returned; a provider key is validated with the provider first.',
+    summary: 'Create a trunk',
+  })
   @HttpCode(201)
   @ApiCreatedResponse({ type: TrunkCreatedDto, description: 'Secrets are never returned' })
   create(@Body() body: CreateTrunkRequestDto, @Ctx() ctx: RequestContext): Promise<TrunkCreatedDto> {
@@ -38,7 +43,12 @@ export class TrunksWriteController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateTrunk', summary: 'Update a trunk' })
+  @ApiOperation({
+    operationId: 'updateTrunk',
+    description:
+      "Changes a trunk's name, status, prompt, VAD, provider settings, allowed addresses or provider wiring. A field set to null is cleared; a field left out is kept.",
+    summary: 'Update a trunk',
+  })
   @ApiOkResponse({
     type: TrunkUpdatedDto,
     description: 'Only the included fields change; active calls are not interrupted',
@@ -52,7 +62,12 @@ export class TrunksWriteController {
   }
 
   @Post(':id/rotate-password')
-  @ApiOperation({ operationId: 'rotateTrunkSipPassword', summary: "Rotate a trunk's SIP password" })
+  @ApiOperation({
+    operationId: 'rotateTrunkSipPassword',
+    description:
+      'Generates a new SIP password for the trunk and returns it once; the old one stops working. Takes no body.',
+    summary: "Rotate a trunk's SIP password",
+  })
   @HttpCode(200)
   @ApiOkResponse({
     type: PasswordRotatedDto,
@@ -65,6 +80,7 @@ export class TrunksWriteController {
   @Post(':id/rotate-sip-password')
   @ApiOperation({
     operationId: 'rotateTrunkSipPasswordAlias',
+    description: 'The same as POST /trunks/{id}/rotate-password, kept for older clients. Takes no body.',
     summary: "Rotate a trunk's SIP password (deprecated path)",
     deprecated: true,
   })
@@ -75,7 +91,11 @@ export class TrunksWriteController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteTrunk', summary: 'Delete a trunk' })
+  @ApiOperation({
+    operationId: 'deleteTrunk',
+    description: 'Deletes a trunk: the gateway stops routing to it at once; its calls stay listed.',
+    summary: 'Delete a trunk',
+  })
   @HttpCode(204)
   @ApiNoContentResponse({
     description:
@@ -100,6 +120,8 @@ export class GatewayAgentController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     operationId: 'getGatewayTrunkAgent',
+    description:
+      "For the SIP gateway: how to reach the trunk's AI agent (provider, endpoint and what it needs to connect).",
     summary: "What a media gateway needs to reach a trunk's agent, provider keys in clear (scope gateway only)",
   })
   @ApiOkResponse({

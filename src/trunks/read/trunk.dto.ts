@@ -1,10 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
+import {
+  CursorPaginationDto,
+  CursorPaginationQueryDto,
+  PaginationDto,
+  PaginationQueryDto,
+} from '../../platform/http/pagination';
 import { PROVIDERS, Provider, ProviderSettings, TRUNK_STATUSES, TrunkStatus, Vad } from '../domain/trunk.types';
 import { ProviderSettingsDto, VadDto } from '../contracts/trunk-settings.dto';
 
-export class ListTrunksQueryDto extends PaginationQueryDto {
+export class ListTrunksQueryDto extends CursorPaginationQueryDto {
   @ApiPropertyOptional({ enum: TRUNK_STATUSES })
   @IsOptional()
   @IsIn(TRUNK_STATUSES, { message: 'status must be active, inactive or error' })
@@ -58,7 +63,7 @@ export class TrunkListItemDto {
 
 export class TrunkListDto {
   @ApiProperty({ type: [TrunkListItemDto] }) trunks!: TrunkListItemDto[];
-  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: CursorPaginationDto }) pagination!: CursorPaginationDto;
 }
 
 export class TrunkDetailDto {

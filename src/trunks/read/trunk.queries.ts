@@ -6,6 +6,7 @@ import { READ_SETTINGS, ReadSettings } from './read.settings';
 import { TrunkView, trunkKeys, trunkViewCodec } from '../projections/trunk-view';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
+import { byCreation, readCursorPage } from '../../platform/http/cursor';
 import { TrunkStatus } from '../domain/trunk.types';
 import { NO_CALLS, TRUNK_STATS_READER, TrunkStatsReader } from './trunk-stats.port';
 import { TrunkDetailDto, TrunkListDto, TrunkListItemDto } from './trunk.dto';
@@ -17,6 +18,7 @@ export class ListTrunks {
     readonly offset: number,
     readonly status: TrunkStatus | undefined,
     readonly order: 'asc' | 'desc',
+    readonly cursor?: string,
   ) {}
 }
 
@@ -28,7 +30,12 @@ export class GetTrunk {
   ) {}
 }
 
-/** One round trip for the page (index + values), one query for the stats of the page. */
+/**
+ * One round trip for the page (index + values), one query for the stats of the page. A cursor
+ * page starts just after the last trunk shown, by (created_at, id), the index's own order: a
+ * rank lookup in the sorted set, so it costs the same at any depth, and a trunk created during
+ * a walk cannot shift it (as it shifts an offset).
+ */
 @QueryHandler(ListTrunks)
 export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto> {
   constructor(
@@ -37,10 +44,15 @@ export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, limit, offset, status, order }: ListTrunks): Promise<TrunkListDto> {
+  async execute({ accountId, limit, offset, status, order, cursor }: ListTrunks): Promise<TrunkListDto> {
     const index = status ? trunkKeys.byAccountAndStatus(accountId, status) : trunkKeys.byAccount(accountId);
-    const page = await this.store.page(index, trunkKeys.trunkPrefix, offset, limit, order);
-    const views = trunkViewCodec.decodeAll(page.values);
+    const { views, pagination } = await readCursorPage(
+      this.store,
+      { index, valuePrefix: trunkKeys.trunkPrefix, filters: [status] },
+      { limit, offset, cursor, order },
+      trunkViewCodec.decodeAll,
+      byCreation,
+    );
     const stats =
       views.length > 0
         ? await this.stats.statsFor(
@@ -59,7 +71,7 @@ export class ListTrunksHandler implements IQueryHandler<ListTrunks, TrunkListDto
       updated_at: v.updated_at,
       stats: stats.get(v.id) ?? { ...NO_CALLS },
     }));
-    return { trunks, pagination: { limit, offset, total: page.total } };
+    return { trunks, pagination };
   }
 }
 

@@ -64,7 +64,14 @@ export class ListTrunksAsOfHandler implements IQueryHandler<ListTrunksAsOf, Trun
         updated_at: t.updatedAt,
         stats: stats.get(t.trunkId) ?? { ...NO_CALLS },
       })),
-      pagination: { limit, offset, total: trunks.length },
+      // A past list is a fixed snapshot: offsets cannot shift in it, so it pages by offset only.
+      pagination: {
+        limit,
+        offset,
+        total: trunks.length,
+        has_more: offset + limit < trunks.length,
+        next_cursor: null,
+      },
     };
   }
 

@@ -3,7 +3,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap }
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { CallBatchListener } from '../../calls/ingestion/call-batch-listener.port';
-import { EnrichedCallRecord } from '../../calls/ingestion/call-record.row';
+import { EnrichedCallRecord, listRowOf, rowOf } from '../../calls/ingestion/call-record.row';
+import { callListItem } from '../../calls/contracts/call-list-item';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { WEBHOOK_SETTINGS, WebhookSettings } from '../webhooks.settings';
 import { AppLogger } from '../../platform/logging/logging';
@@ -66,7 +67,7 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
   async callsAccepted(accountId: string, records: EnrichedCallRecord[]): Promise<void> {
     if (!this.current) await this.becomeCurrent();
     if (!this.accounts.has(accountId)) return;
-    await this.commands.execute(new RecordCallsCompleted(accountId, records.map(listForm)));
+    await this.commands.execute(new RecordCallsCompleted(accountId, records.map(completedCallOf)));
   }
 
   /**
@@ -96,19 +97,7 @@ export class CallCompletedRecorder implements CallBatchListener, OnApplicationBo
   }
 }
 
-function listForm(r: EnrichedCallRecord): CompletedCall {
-  return {
-    id: r.id,
-    trunk_id: r.trunk_id,
-    from: r.from,
-    to: r.to,
-    status: r.status,
-    duration_seconds: r.duration_seconds,
-    start_time: r.start_time.toISOString(),
-    end_time: r.end_time ? r.end_time.toISOString() : null,
-    carrier_lag_ms: r.carrier_lag_ms,
-    ai_latency_ms: r.ai_latency_ms,
-    gateway_processing_ms: r.gateway_processing_ms,
-    direction: r.direction,
-  };
+/** The list form of GET /v1/calls, built from the row as stored (rowOf) by the list's own function. */
+export function completedCallOf(record: EnrichedCallRecord): CompletedCall {
+  return callListItem(listRowOf(rowOf(record, 1, new Date(0))));
 }

@@ -1,20 +1,10 @@
 import type { Decider } from '../../shared/decider';
 
-/** A call in the list form of api.md (plus direction), as call.completed carries it. */
-export interface CompletedCall {
-  id: string;
-  trunk_id: string;
-  from: string;
-  to: string;
-  status: string;
-  duration_seconds: number;
-  start_time: string;
-  end_time: string | null;
-  carrier_lag_ms: number | null;
-  ai_latency_ms: number | null;
-  gateway_processing_ms: number | null;
-  direction: string;
-}
+/**
+ * A call in the list form of GET /v1/calls, as call.completed carries it. Built only by
+ * `callListItem` (src/calls/contracts/call-list-item.ts); the decider carries it unread.
+ */
+export type CompletedCall = Readonly<{ id: string; trunk_id: string }> & Readonly<Record<string, unknown>>;
 
 /**
  * The durable record of one ingest batch's calls for one account, appended only when that

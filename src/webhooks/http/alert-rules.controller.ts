@@ -22,7 +22,12 @@ export class AlertRulesWriteController {
   ) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createAlertRule', summary: 'Create an alert rule' })
+  @ApiOperation({
+    operationId: 'createAlertRule',
+    description:
+      'Defines a condition on a call metric over a rolling window (e.g. p95 latency above 1000 ms over 5 minutes); alert.triggered and alert.resolved webhooks follow its changes.',
+    summary: 'Create an alert rule',
+  })
   @HttpCode(201)
   @ApiCreatedResponse({
     type: AlertRuleDto,
@@ -40,7 +45,11 @@ export class AlertRulesWriteController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteAlertRule', summary: 'Delete an alert rule' })
+  @ApiOperation({
+    operationId: 'deleteAlertRule',
+    description: 'Deletes an alert rule; it is evaluated no more.',
+    summary: 'Delete an alert rule',
+  })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {
@@ -54,7 +63,7 @@ export class AlertRulesWriteController {
   private async checkTrunk(accountId: string, trunkId: string): Promise<void> {
     await this.queries.execute(new GetTrunk(accountId, trunkId)).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'not_found')
-        throw invalidField('trunk_id', `trunk ${trunkId} does not exist in this account`);
+        throw invalidField('trunk_id', `trunk ${trunkId} does not exist in this account`, 'unknown_reference');
       throw error;
     });
   }

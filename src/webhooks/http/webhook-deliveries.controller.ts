@@ -18,7 +18,12 @@ export class WebhookDeliveriesWriteController {
   ) {}
 
   @Post(':id/replay')
-  @ApiOperation({ operationId: 'replayWebhookDelivery', summary: 'Replay a webhook delivery' })
+  @ApiOperation({
+    operationId: 'replayWebhookDelivery',
+    description:
+      'Sends a delivery again with the same event id (receivers deduplicate by it), e.g. after a receiver outage.',
+    summary: 'Replay a webhook delivery',
+  })
   @HttpCode(202)
   @ApiAcceptedResponse({
     type: WebhookDeliveryDto,

@@ -42,7 +42,12 @@ export class WebhookEndpointsWriteController {
   ) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createWebhookEndpoint', summary: 'Create a webhook endpoint' })
+  @ApiOperation({
+    operationId: 'createWebhookEndpoint',
+    description:
+      'Registers an https:// URL to receive webhook events, optionally only some types. The signing secret is returned once, here.',
+    summary: 'Create a webhook endpoint',
+  })
   @HttpCode(201)
   @ApiCreatedResponse({ type: WebhookEndpointCreatedDto, description: 'The signing secret is returned only here' })
   async create(
@@ -59,7 +64,11 @@ export class WebhookEndpointsWriteController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Update a webhook endpoint' })
+  @ApiOperation({
+    operationId: 'updateWebhookEndpoint',
+    description: "Changes an endpoint's URL, description, event types or enabled flag.",
+    summary: 'Update a webhook endpoint',
+  })
   @ApiOkResponse({ type: WebhookEndpointDto })
   async update(
     @Param('id') id: string,
@@ -76,7 +85,12 @@ export class WebhookEndpointsWriteController {
   }
 
   @Post(':id/rotate-secret')
-  @ApiOperation({ operationId: 'rotateWebhookEndpointSecret', summary: "Rotate a webhook endpoint's signing secret" })
+  @ApiOperation({
+    operationId: 'rotateWebhookEndpointSecret',
+    description:
+      'Issues a new signing secret, returned once. It signs at once; for 24 hours every request also carries a signature made with the previous one.',
+    summary: "Rotate a webhook endpoint's signing secret",
+  })
   @HttpCode(200)
   @ApiOkResponse({
     type: WebhookSecretRotatedDto,
@@ -93,7 +107,11 @@ export class WebhookEndpointsWriteController {
   }
 
   @Post(':id/test')
-  @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event to a webhook endpoint' })
+  @ApiOperation({
+    operationId: 'sendWebhookTestEvent',
+    description: 'Sends a ping event to this endpoint only, through the normal delivery path (signed, retried).',
+    summary: 'Send a test event to a webhook endpoint',
+  })
   @HttpCode(202)
   @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'A ping event to this endpoint, attempted at once' })
   async test(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<WebhookDeliveryDto> {
@@ -106,7 +124,11 @@ export class WebhookEndpointsWriteController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint' })
+  @ApiOperation({
+    operationId: 'deleteWebhookEndpoint',
+    description: 'Deletes an endpoint; its pending deliveries are abandoned.',
+    summary: 'Delete a webhook endpoint',
+  })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Pending deliveries are abandoned; the signing secrets become unrecoverable' })
   async remove(@Param('id') id: string, @Ctx() ctx: RequestContext): Promise<void> {

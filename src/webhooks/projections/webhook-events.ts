@@ -5,6 +5,7 @@ import { AlertResolved, AlertTriggered } from '../domain/alert-rule.events';
 import { TrunkEvent } from '../../trunks/domain/trunk.events';
 import { WebhookEndpointPinged } from '../domain/webhook-endpoint.events';
 import { derivedId } from '../domain/deterministic-id';
+import { CALL_LIST_ITEM_KEYS } from '../../calls/contracts/call-list-item';
 
 /** One webhook event (Standard Webhooks payload `{id, type, created_at, data}`) and who gets it. */
 export interface WebhookEvent {
@@ -114,7 +115,7 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
           base(
             'call.completed',
             event.data.account_id,
-            { calls: event.data.calls.slice(i, i + CALLS_PER_EVENT) },
+            { calls: event.data.calls.slice(i, i + CALLS_PER_EVENT).map(withListFields) },
             `${event.id}:${i}`,
           ),
         );
@@ -139,4 +140,15 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
 
 export function payloadOf(event: WebhookEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
+}
+
+/**
+ * CallsCompleted events recorded before call.completed carried the whole list form lack its
+ * later fields: they are sent as null (billable_seconds as 0), in the list's key order, so every
+ * delivery has the one shape the document describes.
+ */
+function withListFields(call: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of CALL_LIST_ITEM_KEYS) out[key] = key in call ? call[key] : key === 'billable_seconds' ? 0 : null;
+  return out;
 }

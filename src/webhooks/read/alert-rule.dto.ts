@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PaginationDto } from '../../platform/http/pagination';
+import { CursorPaginationDto } from '../../platform/http/pagination';
 import { AlertRuleView } from '../projections/webhook-views';
 import { ALERT_COMPARISONS, ALERT_METRICS } from '../domain/alert-rule.events';
 
@@ -22,7 +22,7 @@ export class AlertRuleDto {
 
 export class AlertRuleListDto {
   @ApiProperty({ type: [AlertRuleDto] }) alert_rules!: AlertRuleDto[];
-  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: CursorPaginationDto }) pagination!: CursorPaginationDto;
 }
 
 export function alertRuleDto(v: AlertRuleView): AlertRuleDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
+import { CursorPaginationDto, CursorPaginationQueryDto } from '../../platform/http/pagination';
 import { DeliveryView, EndpointView } from '../projections/webhook-views';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhook-event-types';
 
@@ -45,7 +45,7 @@ export class WebhookSecretRotatedDto {
 
 export class WebhookEndpointListDto {
   @ApiProperty({ type: [WebhookEndpointDto] }) webhook_endpoints!: WebhookEndpointDto[];
-  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: CursorPaginationDto }) pagination!: CursorPaginationDto;
 }
 
 export class DeliveryAttemptDto {
@@ -86,10 +86,10 @@ export class WebhookDeliveryDto {
 
 export class WebhookDeliveryListDto {
   @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries!: WebhookDeliveryDto[];
-  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: CursorPaginationDto }) pagination!: CursorPaginationDto;
 }
 
-export class ListDeliveriesQueryDto extends PaginationQueryDto {
+export class ListDeliveriesQueryDto extends CursorPaginationQueryDto {
   @ApiPropertyOptional({ enum: ['pending', 'succeeded', 'failed'] })
   @IsOptional()
   @IsIn(['pending', 'succeeded', 'failed'], { message: 'status must be pending, succeeded or failed' })

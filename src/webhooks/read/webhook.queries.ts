@@ -10,6 +10,7 @@ import {
   webhookKeys,
 } from '../projections/webhook-views';
 import { notFound } from '../../shared/domain-error';
+import { byCreation, readCursorPage } from '../../platform/http/cursor';
 import { alertRuleDto, AlertRuleDto, AlertRuleListDto } from './alert-rule.dto';
 import {
   deliveryDto,
@@ -25,6 +26,7 @@ export class ListWebhookEndpoints {
     readonly accountId: string,
     readonly limit: number,
     readonly offset: number,
+    readonly cursor?: string,
   ) {}
 }
 export class GetWebhookEndpoint {
@@ -40,6 +42,7 @@ export class ListWebhookDeliveries {
     readonly limit: number,
     readonly offset: number,
     readonly status: DeliveryStatus | undefined,
+    readonly cursor?: string,
   ) {}
 }
 export class ListAlertRules {
@@ -47,6 +50,7 @@ export class ListAlertRules {
     readonly accountId: string,
     readonly limit: number,
     readonly offset: number,
+    readonly cursor?: string,
   ) {}
 }
 export class GetAlertRule {
@@ -73,18 +77,15 @@ async function ownView<T extends { account_id: string }>(
 export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEndpoints, WebhookEndpointListDto> {
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
-  async execute({ accountId, limit, offset }: ListWebhookEndpoints): Promise<WebhookEndpointListDto> {
-    const page = await this.store.page(
-      webhookKeys.endpointsOf(accountId),
-      webhookKeys.endpointPrefix,
-      offset,
-      limit,
-      'desc',
+  async execute({ accountId, limit, offset, cursor }: ListWebhookEndpoints): Promise<WebhookEndpointListDto> {
+    const { views, pagination } = await readCursorPage(
+      this.store,
+      { index: webhookKeys.endpointsOf(accountId), valuePrefix: webhookKeys.endpointPrefix, filters: [] },
+      { limit, offset, cursor, order: 'desc' },
+      endpointViewCodec.decodeAll,
+      byCreation,
     );
-    return {
-      webhook_endpoints: endpointViewCodec.decodeAll(page.values).map(endpointDto),
-      pagination: { limit, offset, total: page.total },
-    };
+    return { webhook_endpoints: views.map(endpointDto), pagination };
   }
 }
 
@@ -109,14 +110,18 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
     limit,
     offset,
     status,
+    cursor,
   }: ListWebhookDeliveries): Promise<WebhookDeliveryListDto> {
     await ownView(this.store, endpointViewCodec, webhookKeys.endpoint(endpointId), accountId, 'Webhook endpoint');
     const index = status ? webhookKeys.deliveriesByStatus(endpointId, status) : webhookKeys.deliveriesOf(endpointId);
-    const page = await this.store.page(index, webhookKeys.deliveryPrefix, offset, limit, 'desc');
-    return {
-      deliveries: deliveryViewCodec.decodeAll(page.values).map(deliveryDto),
-      pagination: { limit, offset, total: page.total },
-    };
+    const { views, pagination } = await readCursorPage(
+      this.store,
+      { index, valuePrefix: webhookKeys.deliveryPrefix, filters: [endpointId, status] },
+      { limit, offset, cursor, order: 'desc' },
+      deliveryViewCodec.decodeAll,
+      byCreation,
+    );
+    return { deliveries: views.map(deliveryDto), pagination };
   }
 }
 
@@ -124,18 +129,15 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
 export class ListAlertRulesHandler implements IQueryHandler<ListAlertRules, AlertRuleListDto> {
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
-  async execute({ accountId, limit, offset }: ListAlertRules): Promise<AlertRuleListDto> {
-    const page = await this.store.page(
-      webhookKeys.alertRulesOf(accountId),
-      webhookKeys.alertRulePrefix,
-      offset,
-      limit,
-      'desc',
+  async execute({ accountId, limit, offset, cursor }: ListAlertRules): Promise<AlertRuleListDto> {
+    const { views, pagination } = await readCursorPage(
+      this.store,
+      { index: webhookKeys.alertRulesOf(accountId), valuePrefix: webhookKeys.alertRulePrefix, filters: [] },
+      { limit, offset, cursor, order: 'desc' },
+      alertRuleViewCodec.decodeAll,
+      byCreation,
     );
-    return {
-      alert_rules: alertRuleViewCodec.decodeAll(page.values).map(alertRuleDto),
-      pagination: { limit, offset, total: page.total },
-    };
+    return { alert_rules: views.map(alertRuleDto), pagination };
   }
 }
 

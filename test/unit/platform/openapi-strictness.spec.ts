@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { toJsonSchema } from '../../fuzz/support/response-check';
 import {
   observeExchange,
+  observeWebhookDelivery,
   registerPublishedDocument,
   takeConformanceViolations,
 } from '../../support/openapi-conformance';
@@ -28,7 +29,7 @@ describe('response validation as strict as OpenAPI 3.0.3', () => {
 
   it('refuses null for nullable beside allOf [$ref], and admits it in the anyOf form the document uses', () => {
     expect(accepts({ nullable: true, type: 'object', allOf: [VAD] }, null)).toBe(false);
-    const anyOf = { anyOf: [VAD, { type: 'object', nullable: true, enum: [null] }] };
+    const anyOf = { anyOf: [VAD, { type: 'string', nullable: true, enum: [null] }] };
     expect(accepts(anyOf, null)).toBe(true);
     expect(accepts(anyOf, { threshold: 0.5 })).toBe(true);
     expect(accepts(anyOf, { threshold: 0.5, leaked: 'x' })).toBe(false);
@@ -93,6 +94,27 @@ describe('the e2e conformance check', () => {
       expect.stringContaining('GET /v1/trunks/conn_1 → 409: not documented for GET /v1/trunks/{id}'),
       expect.stringContaining('GET /v1/trunks/conn_1 → 200: schema'),
       expect.stringContaining('DELETE /v1/trunks/conn_1 → 204: no operation matches; expected 404 or 405'),
+    ]);
+  });
+
+  it('checks webhook deliveries against the published x-webhooks schemas', async () => {
+    const { buildDocumentOffline } = await import('../../../scripts/openapi/offline-document');
+    registerPublishedDocument('https://app.test', await buildDocumentOffline());
+    const ping = {
+      id: 'evt_1',
+      type: 'ping',
+      created_at: '2026-11-21T10:00:00.000Z',
+      data: { endpoint_id: 'we_1', message: 'A test event from Trunkline' },
+    };
+    observeWebhookDelivery(ping);
+    expect(takeConformanceViolations()).toEqual([]);
+    observeWebhookDelivery({ ...ping, data: { ...ping.data, secret: 'x' } });
+    observeWebhookDelivery({ ...ping, type: 'call.completed', data: { calls: [{ id: 'call_1' }] } });
+    observeWebhookDelivery({ ...ping, type: 'trunk.renamed' });
+    expect(takeConformanceViolations()).toEqual([
+      expect.stringContaining('must NOT have additional properties'),
+      expect.stringContaining("must have required property 'trunk_id'"),
+      expect.stringContaining('type trunk.renamed has no schema under x-webhooks'),
     ]);
   });
 });
