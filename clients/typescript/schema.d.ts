@@ -1017,8 +1017,11 @@ export interface components {
             avg_ai_latency_ms: number;
             avg_gateway_processing_ms: number;
             avg_total_latency_ms: number;
-            /** @description Percentile of per-call total latency, within 1% of the nearest rank */
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls */
+            p50_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls */
             p95_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls */
             p99_latency_ms: number;
         };
         QualityDto: {
@@ -1053,6 +1056,12 @@ export interface components {
             calls: number;
             avg_latency_ms: number;
             success_rate: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
+            p50_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
+            p95_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
+            p99_latency_ms: number;
         };
         FailuresDto: {
             /** @description Failed calls by failure class (docs/sip-gateway.md); unclassified: records without a sip_code */

@@ -4,18 +4,8 @@ import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructur
 import { DomainError } from '../../shared/domain-error';
 import { parseBound } from '../../platform/http/time-range';
 import { AnalyticsQueryDto } from './analytics.dto';
-import {
-  addRow,
-  avgInt,
-  codecDistribution,
-  emptyTotals,
-  percent,
-  percentile,
-  ratio,
-  round2,
-  Totals,
-} from './analytics.math';
-import { aggregateRange, OverviewRow, overviewSql, sumOf } from './analytics.sql';
+import { addRow, avgInt, codecDistribution, emptyTotals, percent, ratio, round2, Totals } from './analytics.math';
+import { aggregateRange, OverviewRow, overviewSql } from './analytics.sql';
 import { gatewayBreakdown } from './gateway-breakdown';
 
 const HOUR = 3_600_000;
@@ -69,9 +59,9 @@ function grouped(rows: OverviewRow[]): Grouped {
     if (row.kind === 'total') addRow(g.total, row);
     else if (row.kind === 'trunk') addRow(slot(g.byTrunk, row.key), row);
     else if (row.kind === 'bucket') addRow(slot(g.byBucket, Number(row.pos) * 1000), row);
-    else if (row.kind === 'bin') {
-      const bin = Number(row.pos);
-      g.total.hist.set(bin, (g.total.hist.get(bin) ?? 0) + sumOf(row, 'latency_calls'));
+    else if (row.kind === 'pct') {
+      const into = row.key === 'total' ? g.total : slot(g.byBucket, Number(row.pos) * 1000);
+      into.pct = [Number(row.v[0] ?? 0), Number(row.v[1] ?? 0), Number(row.v[2] ?? 0)];
     }
   }
   return g;
@@ -146,8 +136,9 @@ function present(
       avg_ai_latency_ms: avgInt(t.aiSum, t.latencyCalls),
       avg_gateway_processing_ms: avgInt(t.gatewaySum, t.latencyCalls),
       avg_total_latency_ms: avgInt(t.totalLatencySum, t.latencyCalls),
-      p95_latency_ms: percentile(t.hist, 0.95),
-      p99_latency_ms: percentile(t.hist, 0.99),
+      p50_latency_ms: t.pct[0],
+      p95_latency_ms: t.pct[1],
+      p99_latency_ms: t.pct[2],
     },
     quality: {
       avg_packet_loss_percent: round2(ratio(t.lossSum, t.lossCalls)),
@@ -180,6 +171,9 @@ function present(
         calls: b.calls,
         avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls),
         success_rate: percent(b.connected, b.calls),
+        p50_latency_ms: b.pct[0],
+        p95_latency_ms: b.pct[1],
+        p99_latency_ms: b.pct[2],
       };
     }),
   };
