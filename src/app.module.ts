@@ -63,6 +63,7 @@ import { CallsController } from './calls/http/calls.controller';
 import { GetCallHandler, ListCallsHandler } from './calls/read/calls.queries';
 import { AnalyticsController } from './analytics/http/analytics.controller';
 import { GetAnalyticsOverviewHandler } from './analytics/read/analytics.queries';
+import { GetConcurrencyHandler } from './analytics/read/concurrency.queries';
 import { IngestionLifecycle } from './calls/ingestion/ingestion.lifecycle';
 import { TRUNK_STATS_READER } from './trunks/read/trunk-stats.port';
 import { GetTrunkHandler, ListTrunksHandler } from './trunks/read/trunk.queries';
@@ -170,6 +171,7 @@ export class AppModule {
         ListCallsHandler,
         GetCallHandler,
         GetAnalyticsOverviewHandler,
+        GetConcurrencyHandler,
         CreateTrunkHandler,
         UpdateTrunkHandler,
         RotateSipPasswordHandler,

@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/concurrency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get peak and mean concurrent calls per bucket
+         * @description From the calls' start and end times (end_time, else start_time + duration_seconds; at most 7 days). start_date, end_date, granularity and trunk_id as for the overview. Exact: one sweep over the calls' starts and ends (docs/analytics.md).
+         */
+        get: operations["getConcurrency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1120,6 +1140,46 @@ export interface components {
             /** @description From the signalling times a SIP gateway reports */
             signalling: components["schemas"]["SignallingDto"];
             rejections: components["schemas"]["RejectionCountsDto"];
+        };
+        ConcurrencyPeriodDto: {
+            /** Format: date-time */
+            start_date: string;
+            /** Format: date-time */
+            end_date: string;
+        };
+        ConcurrencyPointDto: {
+            /**
+             * Format: date-time
+             * @description The bucket's start (UTC hour or day)
+             */
+            timestamp: string;
+            /** @description The most calls in progress at one instant (a call occupies [start_time, end)), within the bucket and the range */
+            peak_concurrent_calls: number;
+            /**
+             * Format: date-time
+             * @description The earliest instant at which the peak was reached; null when no call was in progress
+             */
+            peak_at: string | null;
+            /** @description Call-time in progress divided by the time covered (the time-weighted mean), 2 decimals, over the part of the bucket inside the range */
+            mean_concurrent_calls: number;
+        };
+        ConcurrencyDto: {
+            period: components["schemas"]["ConcurrencyPeriodDto"];
+            /** @enum {string} */
+            granularity: "daily" | "hourly";
+            /** @description The trunk filter, null for the whole account */
+            trunk_id: string | null;
+            /** @description The most calls in progress at one instant (a call occupies [start_time, end)), over the range */
+            peak_concurrent_calls: number;
+            /**
+             * Format: date-time
+             * @description The earliest instant at which the peak was reached; null when no call was in progress
+             */
+            peak_at: string | null;
+            /** @description Call-time in progress divided by the time covered (the time-weighted mean), 2 decimals, over the range */
+            mean_concurrent_calls: number;
+            /** @description One entry per hour or day touching the range, in order; a call spanning buckets counts in each */
+            timeseries: components["schemas"]["ConcurrencyPointDto"][];
         };
         CreateWebhookEndpointRequestDto: {
             /**
@@ -4746,6 +4806,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnalyticsOverviewDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConcurrency: {
+        parameters: {
+            query?: {
+                /** @description Instant or date (UTC); default 7 days before end_date */
+                start_date?: string;
+                /** @description Instant or date (a date means the end of that UTC day); default now */
+                end_date?: string;
+                trunk_id?: string;
+                granularity?: "daily" | "hourly";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConcurrencyDto"];
                 };
             };
             /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */

@@ -1,16 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
-import { DomainError } from '../../shared/domain-error';
-import { parseBound } from '../../platform/http/time-range';
 import { AnalyticsQueryDto } from './analytics.dto';
 import { addRow, avgInt, codecDistribution, emptyTotals, percent, ratio, round2, Totals } from './analytics.math';
 import { aggregateRange, OverviewRow, overviewSql } from './analytics.sql';
 import { gatewayBreakdown } from './gateway-breakdown';
 
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-const MAX_RANGE = 400 * DAY;
+import { analyticsRange, buckets, HOUR } from './analytics-range';
 
 export class GetAnalyticsOverview {
   constructor(
@@ -37,13 +33,7 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
 
   async execute({ accountId, query, now }: GetAnalyticsOverview): Promise<object> {
-    const end = query.end_date ? parseBound(query.end_date, 'end_date', 'end') : now;
-    const start = query.start_date
-      ? parseBound(query.start_date, 'start_date', 'start')
-      : new Date(end.getTime() - 7 * DAY);
-    if (end < start) throw new DomainError('invalid_params', 'end_date is before start_date', { param: 'end_date' });
-    if (end.getTime() - start.getTime() > MAX_RANGE)
-      throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
+    const { start, end } = analyticsRange(query, now);
     const hourly = query.granularity === 'hourly';
     const rows = await this.clickhouse.query<OverviewRow>(
       overviewSql(hourly, !!query.trunk_id),
@@ -177,12 +167,4 @@ function present(
       };
     }),
   };
-}
-
-/** Every hour or UTC day touching the range, empty ones included. */
-function buckets(start: Date, end: Date, hourly: boolean): number[] {
-  const step = hourly ? HOUR : DAY;
-  const out: number[] = [];
-  for (let at = Math.floor(start.getTime() / step) * step; at <= end.getTime(); at += step) out.push(at);
-  return out;
 }
