@@ -60,6 +60,8 @@ import { CallRecordWriter, sharedWriterOptions } from './calls/ingestion/call-re
 import { IngestController } from './calls/http/ingest.controller';
 import { CLICKHOUSE, ClickHouseExecutor } from './infrastructure/clickhouse/clickhouse.port';
 import { CallsController } from './calls/http/calls.controller';
+import { CallChangesController } from './calls/http/call-changes.controller';
+import { ListCallChangesHandler } from './calls/read/call-changes.queries';
 import { GetCallHandler, ListCallsHandler } from './calls/read/calls.queries';
 import { AnalyticsController } from './analytics/http/analytics.controller';
 import { GetAnalyticsOverviewHandler } from './analytics/read/analytics.queries';
@@ -136,6 +138,7 @@ export class AppModule {
         GatewayController,
         IngestController,
         CallsController,
+        CallChangesController,
         AnalyticsController,
       ],
       providers: [
@@ -169,6 +172,7 @@ export class AppModule {
         CallIngestion,
         IngestionLifecycle,
         ListCallsHandler,
+        ListCallChangesHandler,
         GetCallHandler,
         GetAnalyticsOverviewHandler,
         GetConcurrencyHandler,

@@ -263,6 +263,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sync feed: call records in the order they were stored
+         * @description The way to sync calls to another system. Every stored version of the account's records, in storage order: a record arriving late (old start_time) comes after the ones stored before it, and a re-sent record appears again with its new version. Keep next_cursor and pass it back (now or later): no record is skipped or repeated. A record is in the feed once its ingestion answered 200. See docs/analytics.md.
+         */
+        get: operations["listCallChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/analytics/overview": {
         parameters: {
             query?: never;
@@ -1009,6 +1029,75 @@ export interface components {
             turns: components["schemas"]["TurnDto"][];
             /** @description Raw SIP signalling, lines separated by \n */
             sip_trace: string;
+        };
+        CallChangeDto: {
+            id: string;
+            trunk_id: string;
+            /** @description The caller: E.164, or as the gateway saw it (anonymous, a SIP user, a URI) */
+            from: string;
+            /** @description The called party: E.164, or as the gateway saw it */
+            to: string;
+            /** @description from in E.164 when it is (or holds) a number */
+            from_e164: string | null;
+            /** @description to in E.164 when it is (or holds) a number */
+            to_e164: string | null;
+            /** @enum {string} */
+            status: "connected" | "failed" | "disconnected";
+            duration_seconds: number;
+            /** Format: date-time */
+            start_time: string;
+            /** Format: date-time */
+            end_time: string | null;
+            carrier_lag_ms: number | null;
+            ai_latency_ms: number | null;
+            gateway_processing_ms: number | null;
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            /**
+             * Format: date-time
+             * @description INVITE received by the gateway
+             */
+            invite_at: string | null;
+            /**
+             * Format: date-time
+             * @description First ringing (180/183)
+             */
+            ringing_at: string | null;
+            /**
+             * Format: date-time
+             * @description 200 OK from the agent
+             */
+            answered_at: string | null;
+            /** @description The INVITE's final SIP response code */
+            sip_code: number | null;
+            /**
+             * @description The failure taxonomy (docs/sip-gateway.md)
+             * @enum {string|null}
+             */
+            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "network" | "capacity" | null;
+            /** @description Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing) */
+            billable_seconds: number;
+            /** @description Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured */
+            mos: number | null;
+            /** @description This stored version of the call (a re-sent record appears again with a higher one); keep the highest per id */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When this version was stored
+             */
+            stored_at: string;
+        };
+        CallChangesPageDto: {
+            limit: number;
+            /** @description More records are stored after this page now */
+            has_more: boolean;
+            /** @description Where to continue: pass it as cursor, now or later (never null; at the end it picks up what is stored next) */
+            next_cursor: string;
+        };
+        CallChangesDto: {
+            /** @description Records in the order they were stored */
+            calls: components["schemas"]["CallChangeDto"][];
+            pagination: components["schemas"]["CallChangesPageDto"];
         };
         PeriodDto: {
             /** Format: date-time */
@@ -4699,6 +4788,139 @@ export interface operations {
             };
             /** @description not_found: no such resource in this account */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCallChanges: {
+        parameters: {
+            query?: {
+                /** @description A next_cursor of this feed; without one, the feed starts at the account's first stored record */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallChangesDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -23,13 +23,13 @@ export class GetCall {
 const millis = (column: string, alias: string) =>
   `if(${column} IS NULL, NULL, toUnixTimestamp64Milli(${column})) AS ${alias}`;
 
-const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duration_seconds, direction,
+export const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duration_seconds, direction,
   toUnixTimestamp64Milli(start_time) AS start_ms, ${millis('end_time', 'end_ms')},
   carrier_lag_ms, ai_latency_ms, gateway_processing_ms, from_e164, to_e164,
   ${millis('invite_at', 'invite_ms')}, ${millis('ringing_at', 'ringing_ms')}, ${millis('answered_at', 'answered_ms')},
   sip_code, failure_class, billable_seconds, mos`;
 
-interface ListRow {
+export interface ListRow {
   call_id: string;
   trunk_id: string;
   from_number: string;
@@ -203,7 +203,7 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
   }
 }
 
-function listItem(row: ListRow): CallListItemDto {
+export function listItem(row: ListRow): CallListItemDto {
   return {
     id: row.call_id,
     trunk_id: row.trunk_id,
