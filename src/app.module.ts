@@ -66,6 +66,8 @@ import { GetCallHandler, ListCallsHandler } from './calls/read/calls.queries';
 import { AnalyticsController } from './analytics/http/analytics.controller';
 import { GetAnalyticsOverviewHandler } from './analytics/read/analytics.queries';
 import { GetConcurrencyHandler } from './analytics/read/concurrency.queries';
+import { TrunkHealthMonitor } from './analytics/health/trunk-health.monitor';
+import { CALL_BATCH_OBSERVER } from './calls/ingestion/call-batch-listener.port';
 import { IngestionLifecycle } from './calls/ingestion/ingestion.lifecycle';
 import { TRUNK_STATS_READER } from './trunks/read/trunk-stats.port';
 import { GetTrunkHandler, ListTrunksHandler } from './trunks/read/trunk.queries';
@@ -77,6 +79,7 @@ import { ReadAgentCredentialsHandler } from './trunks/write/read-agent-credentia
 import { RotateSipPasswordHandler } from './trunks/write/rotate-sip-password.handler';
 import { TrunkSupport } from './trunks/write/trunk-support';
 import { UpdateTrunkHandler } from './trunks/write/update-trunk.handler';
+import { ReportTrunkHealthHandler } from './trunks/write/report-trunk-health.handler';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuditModule } from './audit/audit.module';
 import { RejectionsModule } from './rejections/rejections.module';
@@ -170,6 +173,8 @@ export class AppModule {
             new CallRecordWriter(clickhouse, sharedWriterOptions(clickhouse, cluster)),
         },
         CallIngestion,
+        TrunkHealthMonitor,
+        { provide: CALL_BATCH_OBSERVER, useExisting: TrunkHealthMonitor },
         IngestionLifecycle,
         ListCallsHandler,
         ListCallChangesHandler,
@@ -179,6 +184,7 @@ export class AppModule {
         CreateTrunkHandler,
         UpdateTrunkHandler,
         RotateSipPasswordHandler,
+        ReportTrunkHealthHandler,
         DeleteTrunkHandler,
         ReadAgentCredentialsHandler,
         ListTrunksHandler,

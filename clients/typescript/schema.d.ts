@@ -833,7 +833,7 @@ export interface components {
             account_id: string;
             sip_username: string;
             /**
-             * @description Route calls only when active
+             * @description Route calls only when active. A trunk whose health is `error` is reported active here: it is still routed, so an answered call can bring it back (docs/analytics.md, "Trunk health")
              * @enum {string}
              */
             status: "active" | "inactive" | "error" | "deleted";
@@ -1278,7 +1278,7 @@ export interface components {
             url: string;
             description?: string | null;
             /** @description The event types to receive; omitted or null: every type */
-            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             /** @description Omitted: true (the endpoint receives events at once) */
             enabled?: boolean;
         };
@@ -1289,7 +1289,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description null: every event type */
-            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (410 Gone, or every attempt of a delivery failed); cleared by enabling it */
             disabled_reason: string | null;
@@ -1312,7 +1312,7 @@ export interface components {
             url?: string;
             description?: string | null;
             /** @description null: every type */
-            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             enabled?: boolean;
         };
         WebhookEndpointDto: {
@@ -1322,7 +1322,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description null: every event type */
-            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (410 Gone, or every attempt of a delivery failed); cleared by enabling it */
             disabled_reason: string | null;
