@@ -25,7 +25,7 @@ export function concurrencySql(withTrunk: boolean): string {
       AND start_time >= fromUnixTimestamp64Milli({from_ms:Int64} - ${MAX_CALL_MS}, 'UTC')
       AND start_time < fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')`;
   const events = `SELECT ev.1 AS t, ev.2 AS delta
-      FROM (SELECT arrayJoin([(greatest(s, {from_ms:Int64}), toInt8(1)), (e, toInt8(-1))]) AS ev FROM (${calls}) WHERE e > s AND e > {from_ms:Int64})
+      FROM (SELECT arrayJoin([(toInt64(greatest(s, {from_ms:Int64})), toInt8(1)), (toInt64(e), toInt8(-1))]) AS ev FROM (${calls}) WHERE e > s AND e > {from_ms:Int64})
       WHERE t < {to_ms:Int64}
     UNION ALL
     SELECT arrayJoin({marks:Array(Int64)}) AS t, toInt8(0) AS delta`;
