@@ -40,7 +40,12 @@ const LAYERS = {
       'alerts evaluate the analytics overview, call.completed listens to call ingestion, and an ' +
       "alert rule checks its trunk through the trunks' query",
   },
-  analytics: { may: [...FLOOR, 'rejections'], why: "the overview counts the gateway's rejections beside the calls" },
+  analytics: {
+    may: [...FLOOR, 'rejections', 'calls', 'trunks'],
+    why:
+      "the overview counts the gateway's rejections beside the calls; trunk health watches stored call " +
+      "records (ingestion's observer) and commands the trunk's decider",
+  },
   rejections: {
     may: [...FLOOR, 'calls', 'trunks'],
     why: 'rejections share the call records vocabulary (fields, signalling) and look their trunk up in its view',

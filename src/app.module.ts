@@ -94,7 +94,7 @@ export class AppModule {
           providers: [{ provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS }],
         }),
         TrunksModule.forRoot({ imports: [audit] }),
-        CallsModule.forRoot({ imports: [webhooks] }),
+        CallsModule.forRoot({ imports: [webhooks, AnalyticsModule] }),
         AnalyticsModule,
         webhooks,
         audit,

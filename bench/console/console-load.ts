@@ -4,7 +4,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 export interface PageLoad {
   /** From navigation start to `tl:overview-drawn`: the figures, calls and average latency charts drawn. */
   drawnMs: number;
-  /** To `tl:overview-complete`: every chart with its detail (per-bucket p95/p99, busiest trunks). */
+  /** To `tl:overview-complete`: every chart with its detail (the busiest trunks; per-bucket percentiles come with the first answer). */
   completeMs: number;
   /** Encoded bytes on the wire (headers included): the page and its assets, and the API answers. */
   assetBytes: number;

@@ -55,7 +55,7 @@ export function formatConsoleReport(r: ConsoleReport, options: ConsoleBenchOptio
     ]),
     '',
     `cold p95 to charts drawn ${p95.toFixed(0)} ms (target <= 1500 ms: ${p95 <= 1500 ? 'meets target' : 'BELOW target'})`,
-    'drawn: figures, calls and average latency charts; complete: with per-bucket p95/p99 and the busiest trunks',
+    'drawn: figures, calls and latency charts (average and per-bucket p50/p95/p99); complete: with the busiest trunks',
     'bytes are encoded transfer sizes with headers (brotli where the browser accepts it)',
     '',
     ...table([

@@ -321,6 +321,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sync feed: call records in the order they were stored
+         * @description The way to sync calls to another system. Every stored version of the account's records, in storage order: a record arriving late (old start_time) comes after the ones stored before it, and a re-sent record appears again with its new version. Keep next_cursor and pass it back (now or later): no record is skipped or repeated. A record is in the feed once its ingestion answered 200. See docs/analytics.md.
+         */
+        get: operations["listCallChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/analytics/overview": {
         parameters: {
             query?: never;
@@ -333,6 +353,26 @@ export interface paths {
          * @description Call totals, success rate, durations, latency and quality figures, and the codec, provider and trunk breakdowns of the account's calls over a time range.
          */
         get: operations["getAnalyticsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/concurrency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get peak and mean concurrent calls per bucket
+         * @description From the calls' start and end times (end_time, else start_time + duration_seconds; at most 7 days). start_date, end_date, granularity and trunk_id as for the overview. Exact: one sweep over the calls' starts and ends (docs/analytics.md).
+         */
+        get: operations["getConcurrency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -920,7 +960,7 @@ export interface components {
             account_id: string;
             sip_username: string;
             /**
-             * @description Route calls only when active
+             * @description Route calls only when active. A trunk whose health is `error` is reported active here: it is still routed, so an answered call can bring it back (docs/analytics.md, "Trunk health")
              * @enum {string}
              */
             status: "active" | "inactive" | "error" | "deleted";
@@ -1118,6 +1158,75 @@ export interface components {
             /** @description Raw SIP signalling, lines separated by \n */
             sip_trace: string;
         };
+        CallChangeDto: {
+            id: string;
+            trunk_id: string;
+            /** @description The caller: E.164, or as the gateway saw it (anonymous, a SIP user, a URI) */
+            from: string;
+            /** @description The called party: E.164, or as the gateway saw it */
+            to: string;
+            /** @description from in E.164 when it is (or holds) a number */
+            from_e164: string | null;
+            /** @description to in E.164 when it is (or holds) a number */
+            to_e164: string | null;
+            /** @enum {string} */
+            status: "connected" | "failed" | "disconnected";
+            duration_seconds: number;
+            /** Format: date-time */
+            start_time: string;
+            /** Format: date-time */
+            end_time: string | null;
+            carrier_lag_ms: number | null;
+            ai_latency_ms: number | null;
+            gateway_processing_ms: number | null;
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            /**
+             * Format: date-time
+             * @description INVITE received by the gateway
+             */
+            invite_at: string | null;
+            /**
+             * Format: date-time
+             * @description First ringing (180/183)
+             */
+            ringing_at: string | null;
+            /**
+             * Format: date-time
+             * @description 200 OK from the agent
+             */
+            answered_at: string | null;
+            /** @description The INVITE's final SIP response code */
+            sip_code: number | null;
+            /**
+             * @description The failure taxonomy (docs/sip-gateway.md)
+             * @enum {string|null}
+             */
+            failure_class: "normal" | "auth" | "routing" | "carrier" | "agent_timeout" | "agent_error" | "agent_unreachable" | "agent_auth" | "agent_quota" | "network" | "capacity" | null;
+            /** @description Answer to end in whole seconds; 0 when never answered (duration_seconds includes ringing) */
+            billable_seconds: number;
+            /** @description Mean opinion score (ITU-T G.107 E-model) the media gateway measured; null when not measured */
+            mos: number | null;
+            /** @description This stored version of the call (a re-sent record appears again with a higher one); keep the highest per id */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When this version was stored
+             */
+            stored_at: string;
+        };
+        CallChangesPageDto: {
+            limit: number;
+            /** @description More records are stored after this page now */
+            has_more: boolean;
+            /** @description Where to continue: pass it as cursor, now or later (never null; at the end it picks up what is stored next) */
+            next_cursor: string;
+        };
+        CallChangesDto: {
+            /** @description Records in the order they were stored */
+            calls: components["schemas"]["CallChangeDto"][];
+            pagination: components["schemas"]["CallChangesPageDto"];
+        };
         PeriodDto: {
             /** Format: date-time */
             start_date: string;
@@ -1145,8 +1254,11 @@ export interface components {
             avg_ai_latency_ms: number;
             avg_gateway_processing_ms: number;
             avg_total_latency_ms: number;
-            /** @description Percentile of per-call total latency, within 1% of the nearest rank */
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls */
+            p50_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls */
             p95_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls */
             p99_latency_ms: number;
         };
         QualityDto: {
@@ -1181,6 +1293,12 @@ export interface components {
             calls: number;
             avg_latency_ms: number;
             success_rate: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
+            p50_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
+            p95_latency_ms: number;
+            /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
+            p99_latency_ms: number;
         };
         FailuresDto: {
             /** @description Failed calls by failure class (docs/sip-gateway.md); unclassified: records without a sip_code */
@@ -1242,6 +1360,46 @@ export interface components {
             signalling: components["schemas"]["SignallingDto"];
             rejections: components["schemas"]["RejectionCountsDto"];
         };
+        ConcurrencyPeriodDto: {
+            /** Format: date-time */
+            start_date: string;
+            /** Format: date-time */
+            end_date: string;
+        };
+        ConcurrencyPointDto: {
+            /**
+             * Format: date-time
+             * @description The bucket's start (UTC hour or day)
+             */
+            timestamp: string;
+            /** @description The most calls in progress at one instant (a call occupies [start_time, end)), within the bucket and the range */
+            peak_concurrent_calls: number;
+            /**
+             * Format: date-time
+             * @description The earliest instant at which the peak was reached; null when no call was in progress
+             */
+            peak_at: string | null;
+            /** @description Call-time in progress divided by the time covered (the time-weighted mean), 2 decimals, over the part of the bucket inside the range */
+            mean_concurrent_calls: number;
+        };
+        ConcurrencyDto: {
+            period: components["schemas"]["ConcurrencyPeriodDto"];
+            /** @enum {string} */
+            granularity: "daily" | "hourly";
+            /** @description The trunk filter, null for the whole account */
+            trunk_id: string | null;
+            /** @description The most calls in progress at one instant (a call occupies [start_time, end)), over the range */
+            peak_concurrent_calls: number;
+            /**
+             * Format: date-time
+             * @description The earliest instant at which the peak was reached; null when no call was in progress
+             */
+            peak_at: string | null;
+            /** @description Call-time in progress divided by the time covered (the time-weighted mean), 2 decimals, over the range */
+            mean_concurrent_calls: number;
+            /** @description One entry per hour or day touching the range, in order; a call spanning buckets counts in each */
+            timeseries: components["schemas"]["ConcurrencyPointDto"][];
+        };
         CreateWebhookEndpointRequestDto: {
             /**
              * Format: uri
@@ -1250,7 +1408,7 @@ export interface components {
             url: string;
             description?: string | null;
             /** @description The event types to receive; omitted or null: every type */
-            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             /** @description Omitted: true (the endpoint receives events at once) */
             enabled?: boolean;
         };
@@ -1261,7 +1419,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description null: every event type */
-            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (410 Gone, or every attempt of a delivery failed); cleared by enabling it */
             disabled_reason: string | null;
@@ -1284,7 +1442,7 @@ export interface components {
             url?: string;
             description?: string | null;
             /** @description null: every type */
-            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             enabled?: boolean;
         };
         WebhookEndpointDto: {
@@ -1294,7 +1452,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description null: every event type */
-            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (410 Gone, or every attempt of a delivery failed); cleared by enabling it */
             disabled_reason: string | null;
@@ -1428,6 +1586,30 @@ export interface components {
             created_at: string;
             /** @description The trunk that was deleted */
             data: components["schemas"]["TrunkDeletedWebhookData"];
+        };
+        TrunkStatusChangedWebhookData: {
+            id: string;
+            /** @enum {string} */
+            status: "active" | "inactive" | "error";
+            /**
+             * @description operator: a PATCH of status; health: the trunk health rule (docs/analytics.md)
+             * @enum {string}
+             */
+            cause: "operator" | "health";
+            /** @description Why, in words (health changes); null for an operator */
+            reason: string | null;
+            /** Format: date-time */
+            changed_at: string;
+        };
+        TrunkStatusChangedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "trunk.status_changed";
+            /** Format: date-time */
+            created_at: string;
+            /** @description A status change: by an operator, or by the trunk health rule (active ↔ error) */
+            data: components["schemas"]["TrunkStatusChangedWebhookData"];
         };
         TrunkPasswordRotatedWebhookData: {
             id: string;
@@ -5013,6 +5195,139 @@ export interface operations {
             };
         };
     };
+    listCallChanges: {
+        parameters: {
+            query?: {
+                /** @description A next_cursor of this feed; without one, the feed starts at the account's first stored record */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallChangesDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAnalyticsOverview: {
         parameters: {
             query?: {
@@ -5040,6 +5355,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnalyticsOverviewDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConcurrency: {
+        parameters: {
+            query?: {
+                /** @description Instant or date (UTC); default 7 days before end_date */
+                start_date?: string;
+                /** @description Instant or date (a date means the end of that UTC day); default now */
+                end_date?: string;
+                trunk_id?: string;
+                granularity?: "daily" | "hourly";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConcurrencyDto"];
                 };
             };
             /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */

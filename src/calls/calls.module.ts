@@ -2,16 +2,19 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
 import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import type { FeatureWiring } from '../platform/modules/feature-wiring';
+import { CallChangesController } from './http/call-changes.controller';
 import { CallsController } from './http/calls.controller';
 import { IngestController } from './http/ingest.controller';
 import { CALL_RECORD_WRITER, CallIngestion } from './ingestion/call-ingestion.service';
 import { CallRecordWriter, sharedWriterOptions } from './ingestion/call-record.writer';
 import { IngestionLifecycle } from './ingestion/ingestion.lifecycle';
+import { ListCallChangesHandler } from './read/call-changes.queries';
 import { GetCallHandler, ListCallsHandler } from './read/calls.queries';
 
 /**
- * Call records: NDJSON ingestion into ClickHouse and the call list and detail. The wiring gives
- * CALL_BATCH_LISTENER (who hears of each stored batch: the call.completed webhooks).
+ * Call records: NDJSON ingestion into ClickHouse, the call list and detail, and the sync feed
+ * (GET /v1/calls/changes). The wiring gives CALL_BATCH_LISTENER (the call.completed webhooks)
+ * and CALL_BATCH_OBSERVER (trunk health): who hears of each stored batch.
  */
 @Module({})
 export class CallsModule {
@@ -19,7 +22,7 @@ export class CallsModule {
     return {
       module: CallsModule,
       imports: wiring.imports ?? [],
-      controllers: [IngestController, CallsController],
+      controllers: [IngestController, CallsController, CallChangesController],
       providers: [
         ...(wiring.providers ?? []),
         {
@@ -32,6 +35,7 @@ export class CallsModule {
         IngestionLifecycle,
         ListCallsHandler,
         GetCallHandler,
+        ListCallChangesHandler,
       ],
     };
   }

@@ -14,6 +14,7 @@ import { ListTrunksAsOfHandler } from './read/trunks-as-of.query';
 import { CreateTrunkHandler } from './write/create-trunk.handler';
 import { DeleteTrunkHandler } from './write/delete-trunk.handler';
 import { ReadAgentCredentialsHandler } from './write/read-agent-credentials.handler';
+import { ReportTrunkHealthHandler } from './write/report-trunk-health.handler';
 import { Reservations } from './write/reservation.service';
 import { RotateSipPasswordHandler } from './write/rotate-sip-password.handler';
 import { TrunkSupport } from './write/trunk-support';
@@ -42,6 +43,7 @@ export class TrunksModule {
         RotateSipPasswordHandler,
         DeleteTrunkHandler,
         ReadAgentCredentialsHandler,
+        ReportTrunkHealthHandler,
         ListTrunksHandler,
         GetTrunkHandler,
         GetTrunkHistoryHandler,

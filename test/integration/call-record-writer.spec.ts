@@ -142,4 +142,20 @@ describe('CallRecordWriter on embedded chDB', () => {
       true,
     ]);
   });
+  // Last: it moves the published horizon far ahead for the rest of this file's writers.
+  it('stores every version above the published feed horizon and publishes its own', async () => {
+    const accountId = nextAccount();
+    const horizon = async () =>
+      Number((await clickhouse.query<{ v: string }>('SELECT toString(max(version)) AS v FROM call_feed_horizon'))[0].v);
+    // Another instance, its clock an hour ahead, published its INSERT.
+    const ahead = Date.now() * 1000 + 3_600_000_000;
+    await clickhouse.insert('call_feed_horizon', [{ id: 0, version: ahead }]);
+    await new CallRecordWriter(clickhouse).submit([record(accountId, 'call_f1'), record(accountId, 'call_f2')]);
+    const versions = await clickhouse.query<{ version: string }>(
+      'SELECT toString(version) AS version FROM call_records WHERE account_id = {a:String} ORDER BY call_id',
+      { a: accountId },
+    );
+    expect(versions.map((row) => Number(row.version) > ahead)).toEqual([true, true]);
+    expect(await horizon()).toBe(Math.max(...versions.map((row) => Number(row.version))));
+  });
 });

@@ -65,6 +65,13 @@ function group(records: CallRecordInput[]) {
   };
 }
 
+/** The exact nearest-rank p50/p95/p99 (the service's are within max(1%, 1 ms) of them). */
+export const percentiles = (latencies: number[]) => ({
+  p50_latency_ms: nearestRank(latencies, 0.5),
+  p95_latency_ms: nearestRank(latencies, 0.95),
+  p99_latency_ms: nearestRank(latencies, 0.99),
+});
+
 export function expectedOverview(
   all: CallRecordInput[],
   trunks: Trunk[],
@@ -123,6 +130,7 @@ export function expectedOverview(
       calls: bg.calls,
       avg_latency_ms: bg.avgLatency,
       success_rate: pct(bg.connected, bg.calls),
+      ...percentiles(bg.latencies),
     });
   }
   return {
@@ -152,8 +160,7 @@ export function expectedOverview(
         withLatency.length,
       ),
       avg_total_latency_ms: g.avgLatency,
-      p95_latency_ms: nearestRank(g.latencies, 0.95),
-      p99_latency_ms: nearestRank(g.latencies, 0.99),
+      ...percentiles(g.latencies),
     },
     quality: {
       avg_packet_loss_percent: loss.length === 0 ? 0 : r2(sum(loss, (r) => r.packet_loss_percent!) / loss.length),

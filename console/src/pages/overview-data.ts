@@ -48,39 +48,6 @@ export function overview(range: RangeChoice, trunkId?: string): Promise<Overview
   );
 }
 
-/** At most this many buckets get their own percentile request (one overview per bucket). */
-export const PERCENTILE_BUCKETS = 48;
-
-/**
- * p95 and p99 of each bucket: the API gives percentiles for a range, so each bucket is asked for
- * as a range of its own, four at a time. Longer series show averages only.
- */
-export async function bucketPercentiles(
-  range: RangeChoice & { trunkId?: string },
-  main: Overview,
-): Promise<{ p95: number[]; p99: number[] } | null> {
-  const points = main.timeseries;
-  if (points.length > PERCENTILE_BUCKETS) return null;
-  const step = range.granularity === 'hourly' ? HOUR : DAY;
-  const rangeStart = Date.parse(main.period.start_date);
-  const rangeEnd = Date.parse(main.period.end_date);
-  const p95: number[] = new Array(points.length).fill(0);
-  const p99: number[] = new Array(points.length).fill(0);
-  const jobs = points.map((point, i) => async () => {
-    if (point.calls === 0) return;
-    const from = Math.max(rangeStart, Date.parse(point.timestamp));
-    const to = Math.min(rangeEnd, Date.parse(point.timestamp) + step - 1);
-    const bucket = await overview(
-      { ...range, start: new Date(from).toISOString(), end: new Date(to).toISOString() },
-      range.trunkId,
-    );
-    p95[i] = bucket.performance.p95_latency_ms;
-    p99[i] = bucket.performance.p99_latency_ms;
-  });
-  await inParallel(jobs, 4);
-  return { p95, p99 };
-}
-
 /** Each of the busiest trunks' own timeseries, for the latency-by-trunk chart. */
 export async function trunkSeries(range: RangeChoice, main: Overview, count = 5) {
   const trunks = main.by_trunk.slice(0, count);

@@ -8,7 +8,7 @@ import { fmtInt, fmtMs, fmtPct } from '../format';
 import { href } from '../router';
 import { useLoad } from '../use-load';
 import { RangePicker } from './range-picker';
-import { bucketPercentiles, overview, PALETTE, rangeOf, trunkSeries } from './overview-data';
+import { overview, PALETTE, rangeOf, trunkSeries } from './overview-data';
 
 type Overview = Schemas['AnalyticsOverviewDto'];
 
@@ -39,6 +39,7 @@ function Figures({ data }: { data: Overview }) {
     ['Calls', fmtInt(data.summary.total_calls)],
     ['Success rate', fmtPct(data.summary.success_rate)],
     ['Avg latency', fmtMs(data.performance.avg_total_latency_ms)],
+    ['p50 latency', fmtMs(data.performance.p50_latency_ms)],
     ['p95 latency', fmtMs(data.performance.p95_latency_ms)],
     ['p99 latency', fmtMs(data.performance.p99_latency_ms)],
     ['Avg jitter', fmtMs(data.quality.avg_jitter_ms)],
@@ -56,14 +57,14 @@ function Figures({ data }: { data: Overview }) {
   );
 }
 
-type Extra = { percentiles: { p95: number[]; p99: number[] } | null; trunks: Awaited<ReturnType<typeof trunkSeries>> };
+type Extra = { trunks: Awaited<ReturnType<typeof trunkSeries>> };
 
 function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Overview }) {
   const [extra, setExtra] = useState<Extra | null>(null);
   useEffect(() => {
-    Promise.all([bucketPercentiles(range, data), trunkSeries(range, data)]).then(
-      ([percentiles, trunks]) => setExtra({ percentiles, trunks }),
-      () => setExtra({ percentiles: null, trunks: [] }),
+    trunkSeries(range, data).then(
+      (trunks) => setExtra({ trunks }),
+      () => setExtra({ trunks: [] }),
     );
   }, [data]);
   const x = data.timeseries.map((p) => Date.parse(p.timestamp) / 1000);
@@ -71,13 +72,18 @@ function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Over
     () => [x, data.timeseries.map((p) => p.calls), data.timeseries.map((p) => (p.calls ? p.success_rate : null))],
     [data],
   );
-  // Drawn at once with the averages; the per-bucket percentiles are added when they arrive.
+  // Every bucket carries its own percentiles: the latency chart needs no request of its own.
   const latency = useMemo<AlignedData>(() => {
-    const avg = data.timeseries.map((p) => (p.calls ? p.avg_latency_ms : null));
-    if (!extra?.percentiles) return [x, avg];
-    const pick = (values: number[]) => values.map((v, i) => (data.timeseries[i].calls ? v : null));
-    return [x, avg, pick(extra.percentiles.p95), pick(extra.percentiles.p99)];
-  }, [extra]);
+    const of = (pick: (p: Overview['timeseries'][number]) => number) =>
+      data.timeseries.map((p) => (p.calls ? pick(p) : null));
+    return [
+      x,
+      of((p) => p.avg_latency_ms),
+      of((p) => p.p50_latency_ms),
+      of((p) => p.p95_latency_ms),
+      of((p) => p.p99_latency_ms),
+    ];
+  }, [data]);
   const byTrunk = useMemo<AlignedData | null>(
     () => extra && [x, ...extra.trunks.map(({ series }) => series.map((p) => (p.calls ? p.avg_latency_ms : null)))],
     [extra],
@@ -109,13 +115,13 @@ function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Over
       />
       <TimeChart
         id="latency"
-        title={`Latency per ${unit}${extra?.percentiles ? ' (average, p95, p99)' : extra ? ' (average; per-bucket percentiles up to 48 buckets)' : ' (average)'}`}
-        summary={`average ${data.performance.avg_total_latency_ms} ms, p95 ${data.performance.p95_latency_ms} ms, p99 ${data.performance.p99_latency_ms} ms over the range`}
+        title={`Latency per ${unit} (average, p50, p95, p99)`}
+        summary={`average ${data.performance.avg_total_latency_ms} ms, p50 ${data.performance.p50_latency_ms} ms, p95 ${data.performance.p95_latency_ms} ms, p99 ${data.performance.p99_latency_ms} ms over the range`}
         data={latency}
-        series={extra?.percentiles ? LATENCY_SERIES : AVERAGE_ONLY}
+        series={LATENCY_SERIES}
         yLabel="ms"
       />
-      {!extra && <Loading label="Loading per-bucket percentiles and trunks…" />}
+      {!extra && <Loading label="Loading the busiest trunks…" />}
       {byTrunk && extra && extra.trunks.length > 0 && (
         <TimeChart
           id="latency-by-trunk"
@@ -136,10 +142,10 @@ const VOLUME_SERIES = [
 ];
 const LATENCY_SERIES = [
   { label: 'Average', color: '#1f6feb' },
+  { label: 'p50', color: '#15803d' },
   { label: 'p95', color: '#c2410c' },
   { label: 'p99', color: '#b91c1c', dash: [6, 4] },
 ];
-const AVERAGE_ONLY = LATENCY_SERIES.slice(0, 1);
 
 function Breakdowns({ data }: { data: Overview }) {
   const codecs = Object.entries(data.quality.codec_distribution ?? {}).filter(([, share]) => share > 0);

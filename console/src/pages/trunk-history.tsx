@@ -9,6 +9,7 @@ const TITLES: Record<string, string> = {
   TrunkUpdated: 'Configuration changed',
   SipPasswordRotated: 'SIP password rotated',
   TrunkDeleted: 'Deleted',
+  TrunkHealthChanged: 'Health changed',
 };
 
 /** What an event changed, as "field: value" lines (the API already redacts secrets). */

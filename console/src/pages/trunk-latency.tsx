@@ -6,11 +6,11 @@ import { Loading, Problem } from '../components/problem';
 import { TimeChart } from '../components/time-chart';
 import { useLoad } from '../use-load';
 import { eventTitle } from './trunk-history';
-import { bucketPercentiles, overview, PRESETS } from './overview-data';
+import { overview, PRESETS } from './overview-data';
 
 /**
  * The trunk's latency per hour with its configuration changes drawn as markers: what changed
- * before p95 jumped. Over a day each hour has its own p95; over a week, the average.
+ * before p95 jumped. Each hour carries its own p95 in the one overview answer.
  */
 export function TrunkLatency({ trunkId, events }: { trunkId: string; events: Schemas['TrunkHistoryEventDto'][] }) {
   const [span, setSpan] = useState<'24h' | '7d'>('24h');
@@ -24,19 +24,15 @@ export function TrunkLatency({ trunkId, events }: { trunkId: string; events: Sch
     };
     // A new change (the history reloads after each) moves the range up to now, so its marker shows.
   }, [trunkId, span, events.length]);
-  const stats = useLoad(async () => {
-    const main = await overview(range, trunkId);
-    const percentiles = await bucketPercentiles({ ...range, trunkId }, main);
-    return { main, percentiles };
-  }, [range]);
+  const stats = useLoad(async () => ({ main: await overview(range, trunkId) }), [range]);
   const data = useMemo<AlignedData | null>(() => {
     if (!stats.data) return null;
     const points = stats.data.main.timeseries;
     const x = points.map((p) => Date.parse(p.timestamp) / 1000);
     const avg = points.map((p) => (p.calls ? p.avg_latency_ms : null));
     const calls = points.map((p) => p.calls);
-    const p95 = stats.data.percentiles?.p95.map((v, i) => (points[i].calls ? v : null));
-    return p95 ? [x, avg, p95, calls] : [x, avg, calls];
+    const p95 = points.map((p) => (p.calls ? p.p95_latency_ms : null));
+    return [x, avg, p95, calls];
   }, [stats.data]);
   const markers = useMemo(
     () =>
@@ -45,14 +41,13 @@ export function TrunkLatency({ trunkId, events }: { trunkId: string; events: Sch
         .map((e) => ({ at: Date.parse(e.recorded_at) / 1000, label: eventTitle(e.type) })),
     [events],
   );
-  const series = useMemo(() => (stats.data?.percentiles ? SERIES : [SERIES[0], SERIES[2]]), [stats.data]);
   return (
     <>
       <label>
         Range{' '}
         <select value={span} onChange={(e) => setSpan(inputValue(e) as '24h' | '7d')}>
-          <option value="24h">Last 24 hours (average and p95)</option>
-          <option value="7d">Last 7 days (average)</option>
+          <option value="24h">Last 24 hours</option>
+          <option value="7d">Last 7 days</option>
         </select>
       </label>
       {stats.error && <Problem error={stats.error} what="read analytics" />}
@@ -63,7 +58,7 @@ export function TrunkLatency({ trunkId, events }: { trunkId: string; events: Sch
           title={`Latency per hour, ${PRESETS[span].label.toLowerCase()}, with configuration changes`}
           summary={`p95 ${stats.data.main.performance.p95_latency_ms} ms over the range; ${markers.length} changes marked`}
           data={data}
-          series={series}
+          series={SERIES}
           yLabel="ms"
           y2Label="calls"
           markers={markers}

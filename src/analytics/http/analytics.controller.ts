@@ -6,6 +6,8 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { AnalyticsQueryDto } from '../read/analytics.dto';
 import { AnalyticsOverviewDto } from '../read/analytics-overview.dto';
 import { GetAnalyticsOverview } from '../read/analytics.queries';
+import { ConcurrencyDto } from '../read/concurrency.dto';
+import { GetConcurrency } from '../read/concurrency.queries';
 
 @ApiTags('analytics')
 @ApiBearerAuth()
@@ -30,5 +32,17 @@ export class AnalyticsController {
   })
   overview(@Query() query: AnalyticsQueryDto, @Ctx() ctx: RequestContext): Promise<object> {
     return this.queries.execute(new GetAnalyticsOverview(accountOf(ctx), query, this.clock.now()));
+  }
+
+  @Get('concurrency')
+  @ApiOperation({
+    operationId: 'getConcurrency',
+    summary: 'Get peak and mean concurrent calls per bucket',
+    description:
+      "From the calls' start and end times (end_time, else start_time + duration_seconds; at most 7 days). start_date, end_date, granularity and trunk_id as for the overview. Exact: one sweep over the calls' starts and ends (docs/analytics.md).",
+  })
+  @ApiOkResponse({ type: ConcurrencyDto })
+  concurrency(@Query() query: AnalyticsQueryDto, @Ctx() ctx: RequestContext): Promise<object> {
+    return this.queries.execute(new GetConcurrency(accountOf(ctx), query, this.clock.now()));
   }
 }

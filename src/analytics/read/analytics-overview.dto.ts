@@ -27,14 +27,19 @@ class SummaryDto {
   avg_billable_seconds!: number;
 }
 
+const PERCENTILE =
+  'Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls';
+
 class PerformanceDto {
   @ApiProperty({ type: 'integer' }) avg_carrier_lag_ms!: number;
   @ApiProperty({ type: 'integer' }) avg_ai_latency_ms!: number;
   @ApiProperty({ type: 'integer' }) avg_gateway_processing_ms!: number;
   @ApiProperty({ type: 'integer' }) avg_total_latency_ms!: number;
-  @ApiProperty({ type: 'integer', description: 'Percentile of per-call total latency, within 1% of the nearest rank' })
+  @ApiProperty({ type: 'integer', description: PERCENTILE })
+  p50_latency_ms!: number;
+  @ApiProperty({ type: 'integer', description: PERCENTILE })
   p95_latency_ms!: number;
-  @ApiProperty({ type: 'integer' }) p99_latency_ms!: number;
+  @ApiProperty({ type: 'integer', description: PERCENTILE }) p99_latency_ms!: number;
 }
 
 class QualityDto {
@@ -78,6 +83,9 @@ class TimeseriesPointDto {
   @ApiProperty({ type: 'integer' }) calls!: number;
   @ApiProperty({ type: 'integer' }) avg_latency_ms!: number;
   @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
+  @ApiProperty({ type: 'integer', description: `${PERCENTILE}, of this bucket's calls` }) p50_latency_ms!: number;
+  @ApiProperty({ type: 'integer', description: `${PERCENTILE}, of this bucket's calls` }) p95_latency_ms!: number;
+  @ApiProperty({ type: 'integer', description: `${PERCENTILE}, of this bucket's calls` }) p99_latency_ms!: number;
 }
 
 const countsOf = (keys: readonly string[], description: string): ApiPropertyOptions => ({

@@ -19,7 +19,8 @@ export interface Totals {
   billableSum: number;
   mosCalls: number;
   mosCentiSum: number;
-  hist: Map<number, number>;
+  /** p50, p95, p99 of per-call total latency (nearest rank over the histogram, ranked by the engine). */
+  pct: [number, number, number];
   codecs: Map<string, number>;
 }
 
@@ -41,12 +42,12 @@ export const emptyTotals = (): Totals => ({
   billableSum: 0,
   mosCalls: 0,
   mosCentiSum: 0,
-  hist: new Map(),
+  pct: [0, 0, 0],
   codecs: new Map(),
 });
 
 /** Which sum of an overview row adds to which field of the totals. */
-const FIELDS: [Exclude<keyof Totals, 'hist' | 'codecs'>, SumColumn][] = [
+const FIELDS: [Exclude<keyof Totals, 'pct' | 'codecs'>, SumColumn][] = [
   ['calls', 'calls'],
   ['connected', 'connected'],
   ['failed', 'failed'],
@@ -79,23 +80,6 @@ export const round2 = (value: number): number => Math.round(value * 100) / 100;
 export const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
 export const percent = (part: number, whole: number): number => round2(100 * ratio(part, whole));
 export const avgInt = (sum: number, count: number): number => (count === 0 ? 0 : Math.round(sum / count));
-
-/**
- * Nearest-rank percentile over the latency histogram: the smallest bin whose cumulative count
- * reaches ceil(p × n). Bins are exact below 256 ms and within 0.8% above.
- */
-export function percentile(hist: Map<number, number>, p: number): number {
-  const bins = [...hist.entries()].filter(([, count]) => count > 0).sort((a, b) => a[0] - b[0]);
-  const n = bins.reduce((sum, [, count]) => sum + count, 0);
-  if (n === 0) return 0;
-  const rank = Math.ceil(p * n);
-  let seen = 0;
-  for (const [bin, count] of bins) {
-    seen += count;
-    if (seen >= rank) return bin;
-  }
-  return bins[bins.length - 1][0];
-}
 
 /** G711 and G722 always present; other codecs under their own name; percent of calls reporting a codec. */
 export function codecDistribution(codecs: Map<string, number>): Record<string, number> {

@@ -1,26 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
-import { DomainError } from '../../shared/domain-error';
-import { parseBound } from '../../platform/http/time-range';
 import { AnalyticsQueryDto } from './analytics.dto';
-import {
-  addRow,
-  avgInt,
-  codecDistribution,
-  emptyTotals,
-  percent,
-  percentile,
-  ratio,
-  round2,
-  Totals,
-} from './analytics.math';
-import { aggregateRange, OverviewRow, overviewSql, sumOf } from './analytics.sql';
+import { addRow, avgInt, codecDistribution, emptyTotals, percent, ratio, round2, Totals } from './analytics.math';
+import { aggregateRange, OverviewRow, overviewSql } from './analytics.sql';
 import { gatewayBreakdown } from './gateway-breakdown';
 
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-const MAX_RANGE = 400 * DAY;
+import { analyticsRange, buckets, HOUR } from './analytics-range';
 
 export class GetAnalyticsOverview {
   constructor(
@@ -47,13 +33,7 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
 
   async execute({ accountId, query, now }: GetAnalyticsOverview): Promise<object> {
-    const end = query.end_date ? parseBound(query.end_date, 'end_date', 'end') : now;
-    const start = query.start_date
-      ? parseBound(query.start_date, 'start_date', 'start')
-      : new Date(end.getTime() - 7 * DAY);
-    if (end < start) throw new DomainError('invalid_params', 'end_date is before start_date', { param: 'end_date' });
-    if (end.getTime() - start.getTime() > MAX_RANGE)
-      throw new DomainError('invalid_params', 'The range is longer than 400 days', { param: 'start_date' });
+    const { start, end } = analyticsRange(query, now);
     const hourly = query.granularity === 'hourly';
     const rows = await this.clickhouse.query<OverviewRow>(
       overviewSql(hourly, !!query.trunk_id),
@@ -69,9 +49,9 @@ function grouped(rows: OverviewRow[]): Grouped {
     if (row.kind === 'total') addRow(g.total, row);
     else if (row.kind === 'trunk') addRow(slot(g.byTrunk, row.key), row);
     else if (row.kind === 'bucket') addRow(slot(g.byBucket, Number(row.pos) * 1000), row);
-    else if (row.kind === 'bin') {
-      const bin = Number(row.pos);
-      g.total.hist.set(bin, (g.total.hist.get(bin) ?? 0) + sumOf(row, 'latency_calls'));
+    else if (row.kind === 'pct') {
+      const into = row.key === 'total' ? g.total : slot(g.byBucket, Number(row.pos) * 1000);
+      into.pct = [Number(row.v[0] ?? 0), Number(row.v[1] ?? 0), Number(row.v[2] ?? 0)];
     }
   }
   return g;
@@ -146,8 +126,9 @@ function present(
       avg_ai_latency_ms: avgInt(t.aiSum, t.latencyCalls),
       avg_gateway_processing_ms: avgInt(t.gatewaySum, t.latencyCalls),
       avg_total_latency_ms: avgInt(t.totalLatencySum, t.latencyCalls),
-      p95_latency_ms: percentile(t.hist, 0.95),
-      p99_latency_ms: percentile(t.hist, 0.99),
+      p50_latency_ms: t.pct[0],
+      p95_latency_ms: t.pct[1],
+      p99_latency_ms: t.pct[2],
     },
     quality: {
       avg_packet_loss_percent: round2(ratio(t.lossSum, t.lossCalls)),
@@ -180,15 +161,10 @@ function present(
         calls: b.calls,
         avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls),
         success_rate: percent(b.connected, b.calls),
+        p50_latency_ms: b.pct[0],
+        p95_latency_ms: b.pct[1],
+        p99_latency_ms: b.pct[2],
       };
     }),
   };
-}
-
-/** Every hour or UTC day touching the range, empty ones included. */
-function buckets(start: Date, end: Date, hourly: boolean): number[] {
-  const step = hourly ? HOUR : DAY;
-  const out: number[] = [];
-  for (let at = Math.floor(start.getTime() / step) * step; at <= end.getTime(); at += step) out.push(at);
-  return out;
 }

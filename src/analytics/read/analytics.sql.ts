@@ -12,7 +12,7 @@ import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
  *
  * Sources, so any instant range is exact: whole UTC days from the daily tables, the other whole
  * hours from the hourly ones, the partial hours at the range's edges from the raw records (read
- * once, without FINAL, weighted by sign as the views aggregate them). Without a trunk filter the
+ * once for the sums and once for the latency bins, without FINAL, weighted by sign as the views aggregate them). Without a trunk filter the
  * totals, buckets, histogram and failure classes come from the account-level rollups (migration 4).
  */
 export type SumColumn =
@@ -21,12 +21,12 @@ export type SumColumn =
 const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed'), ...TALK_SUMS];
 type Exprs = Partial<Record<SumColumn | 'codecs' | 'names', string>>;
 
-export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'bin' | 'class' | 'reason' | 'name';
+export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'pct' | 'class' | 'reason' | 'name';
 export interface OverviewRow {
   kind: OverviewKind;
   key: string;
   pos: number | string;
-  /** The Int64 sums in INT_COLUMNS order, cut after the last one the branch has. */
+  /** The Int64 sums in INT_COLUMNS order, cut after the last one the branch has; p50, p95, p99 for `pct`. */
   v: (number | string)[];
   loss: number;
   codecs: [string[], (number | string)[]];
@@ -75,9 +75,9 @@ function daysAndHours(daily: string, hourly: string, columns: string, withTrunk:
 }
 
 /*
- * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped five
- * ways: whole range, per trunk, per bucket, per latency bin (latency_calls counts the bin) and per
- * failure class (failed and the signalling spans).
+ * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped four
+ * ways: whole range, per trunk, per bucket and per failure class (failed and the signalling spans).
+ * Their latency bins go to the percentiles' branch (percentilesBranch).
  */
 const span = (name: string, from: string, to: string): Exprs => {
   const both = `${from} IS NOT NULL AND ${to} IS NOT NULL`;
@@ -114,13 +114,42 @@ function rawEdges(hourly: boolean, withTrunk: boolean): string {
   const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
   const is = (column: string) => `grouping(${column}) = 0`;
   return branch(
-    `multiIf(${is('trunk_id')}, 'trunk', ${is(bucket)}, 'bucket', ${is('latency_bin')}, 'bin', ${is('failure_class')}, 'class', 'total')`,
+    `multiIf(${is('trunk_id')}, 'trunk', ${is(bucket)}, 'bucket', ${is('failure_class')}, 'class', 'total')`,
     `multiIf(${is('trunk_id')}, toString(trunk_id), ${is('failure_class')}, toString(failure_class), '')`,
-    `multiIf(${is(bucket)}, toUnixTimestamp(${bucket}), ${is('latency_bin')}, latency_bin, 0)`,
+    `if(${is(bucket)}, toUnixTimestamp(${bucket}), 0)`,
     RAW,
-    `FROM call_records WHERE ${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)}) ${trunkFilter(withTrunk)}
-     GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (latency_bin), (failure_class))`,
+    `FROM call_records WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
+     GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (failure_class))`,
   );
+}
+
+const RAW_EDGES = `${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)})`;
+
+/*
+ * p50/p95/p99 of the whole range and of each bucket, from the latency histogram: signed counts per
+ * (bucket, bin) gathered from the daily rows (whole days, daily buckets only), the hourly rows (the
+ * other whole hours) and the raw edge rows, added up per (bucket, bin), then ranked by
+ * quantilesExactWeighted, which is the nearest rank (the smallest bin whose cumulative count
+ * reaches ceil(p × n)). One row per bucket and one for the range, instead of every (bucket, bin).
+ */
+function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: string) => string): string {
+  const filter = trunkFilter(withTrunk);
+  const seconds = (expr: string) => `toUInt32(toUnixTimestamp(${expr}))`;
+  const wholeHours = hourly
+    ? `SELECT ${seconds('hour')} AS b, bin, n FROM ${table('latency_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`
+    : `SELECT ${seconds('day')} AS b, bin, n FROM ${table('latency_daily')}
+         WHERE ${ACCOUNT} AND day >= ${at('d0_s')} AND day < ${at('d1_s')} ${filter}
+       UNION ALL
+       SELECT ${seconds('toStartOfDay(hour)')} AS b, bin, n FROM ${table('latency_hourly')}
+         WHERE ${ACCOUNT} AND ((hour >= ${at('h0_s')} AND hour < ${at('d0_s')}) OR (hour >= ${at('d1_s')} AND hour < ${at('h1_s')})) ${filter}`;
+  const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
+  const edges = `SELECT ${seconds(rawBucket)} AS b, latency_bin AS bin, toInt64(sign) AS n FROM call_records
+       WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
+  const quantiles = 'arrayMap(q -> toInt64(q), quantilesExactWeighted(0.5, 0.95, 0.99)(bin, toUInt64(n)))';
+  return `SELECT 'pct' AS kind, if(grouping(b) = 0, 'bucket', 'total') AS key, if(grouping(b) = 0, b, 0) AS pos,
+    ${quantiles} AS v, 0 AS loss, CAST(([], []), 'Tuple(Array(String), Array(Int64))') AS codecs, CAST([], 'Array(String)') AS names
+    FROM (SELECT b, bin, sum(n) AS n FROM (${wholeHours} UNION ALL ${edges}) GROUP BY b, bin HAVING n > 0)
+    GROUP BY GROUPING SETS ((), (b))`;
 }
 
 /** The branches of the overview statement by name (the benchmark times each one alone). */
@@ -144,13 +173,7 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       summed(TRUNK_SUMS),
       `FROM ${daysAndHours('call_stats_daily', 'call_stats_hourly', `trunk_id, ${TRUNK_SUMS.join(', ')}`, withTrunk)} GROUP BY trunk_id`,
     ),
-    'latency histogram (whole days + edge hours)': branch(
-      "'bin'",
-      "''",
-      'bin',
-      { latency_calls: 'sum(n)' },
-      `FROM ${daysAndHours(table('latency_daily'), table('latency_hourly'), 'bin, n', withTrunk)} GROUP BY bin`,
-    ),
+    'latency percentiles (range and buckets)': percentilesBranch(hourly, withTrunk, table),
     'failure classes and signalling (whole hours)': branch(
       "'class'",
       'failure_class',

@@ -10,3 +10,13 @@ export interface CallBatchListener {
 }
 
 export const CALL_BATCH_LISTENER = Symbol('CallBatchListener');
+
+/**
+ * Told about every durable batch after the listener, and not awaited: what it does (the trunk
+ * health monitor's queries and commands) never delays or fails ingestion. It must not throw.
+ */
+export interface CallBatchObserver {
+  callsStored(records: EnrichedCallRecord[]): void;
+}
+
+export const CALL_BATCH_OBSERVER = Symbol('CallBatchObserver');

@@ -3,7 +3,12 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-mode
 import { TrunkView, trunkKeys, trunkViewCodec } from '../../trunks/projections/trunk-view';
 import { READ_MODEL_STATUS, type ReadModelStatus } from '../../eventsourcing/read-model-status.port';
 import { DomainError } from '../../shared/domain-error';
-import { CALL_BATCH_LISTENER, CallBatchListener } from './call-batch-listener.port';
+import {
+  CALL_BATCH_LISTENER,
+  CALL_BATCH_OBSERVER,
+  CallBatchListener,
+  CallBatchObserver,
+} from './call-batch-listener.port';
 import { EnrichedCallRecord } from './call-record.row';
 import { validateCallRecord } from './call-record.validation';
 import { CallRecordWriter } from './call-record.writer';
@@ -32,6 +37,7 @@ export class CallIngestion {
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     @Inject(CALL_RECORD_WRITER) private readonly writer: CallRecordWriter,
     @Optional() @Inject(CALL_BATCH_LISTENER) private readonly listener: CallBatchListener | null = null,
+    @Optional() @Inject(CALL_BATCH_OBSERVER) private readonly observer: CallBatchObserver | null = null,
   ) {}
 
   /** `accountId` null: a gateway key, whose records each belong to their trunk's account. */
@@ -73,6 +79,7 @@ export class CallIngestion {
     await this.writer.submit(accepted);
     if (this.listener)
       for (const [account, records] of byAccount(accepted)) await this.listener.callsAccepted(account, records);
+    if (this.observer && accepted.length > 0) this.observer.callsStored(accepted);
     return { accepted: accepted.length, rejected: rejected.sort((a, b) => a.index - b.index) };
   }
 

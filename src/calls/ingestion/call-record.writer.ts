@@ -171,21 +171,35 @@ export class CallRecordWriter {
     }
   }
 
-  /** Cancels the stored version of each call and inserts the new one, in one INSERT. */
+  /**
+   * Cancels the stored version of each call and inserts the new one, in one INSERT, then publishes
+   * the batch's highest version to the sync feed's horizon (006-call-feed.ts). Every version is
+   * raised above the published horizon first, so the feed's order (version) is the order of
+   * storage even across instances whose clocks differ or a process restarted with its clock behind.
+   */
   private async replace(latest: PendingRow[]): Promise<void> {
-    const previous = await previousVersions(
-      this.clickhouse,
-      latest.map((row) => row.record),
-    );
+    const [previous, horizon] = await Promise.all([
+      previousVersions(
+        this.clickhouse,
+        latest.map((row) => row.record),
+      ),
+      publishedHorizon(this.clickhouse),
+    ]);
     const lines: Buffer[] = [];
+    let highest = horizon;
     for (const row of latest) {
       const old = previous.get(keyOf(row.record));
       if (old) lines.push(jsonLine({ ...old, sign: -1 }));
-      // Above the stored version even when another instance's clock runs ahead of ours.
-      const version = old ? Number(old.version) + 1 : 0;
+      // Above the stored version even when another instance's clock runs ahead of ours, and above
+      // every version the feed has already served.
+      const floor = Math.max(old ? Number(old.version) + 1 : 0, horizon + 1);
+      const version = Math.max(floor, row.version);
       lines.push(version > row.version ? jsonLine(rowOf(row.record, version, new Date())) : row.line);
+      highest = Math.max(highest, version);
     }
     await this.clickhouse.insertJsonEachRow('call_records', Buffer.concat(lines));
+    this.lastVersion = Math.max(this.lastVersion, highest);
+    await this.clickhouse.insert('call_feed_horizon', [{ id: 0, version: highest }]);
   }
 
   /** Strictly increasing across this process: later submissions win. */
@@ -193,6 +207,14 @@ export class CallRecordWriter {
     this.lastVersion = Math.max(this.lastVersion + 1, Date.now() * 1000);
     return this.lastVersion;
   }
+}
+
+/** The highest version the sync feed may serve: every INSERT up to it has returned. */
+async function publishedHorizon(clickhouse: ClickHouseExecutor): Promise<number> {
+  const [row] = await clickhouse.query<{ version: number | string }>(
+    'SELECT max(version) AS version FROM call_feed_horizon',
+  );
+  return Number(row?.version ?? 0);
 }
 
 const saturated = () =>

@@ -24,7 +24,7 @@ export class GetCall {
 const millis = (column: string, alias: string) =>
   `if(${column} IS NULL, NULL, toUnixTimestamp64Milli(${column})) AS ${alias}`;
 
-const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duration_seconds, direction,
+export const LIST_COLUMNS = `call_id, trunk_id, from_number, to_number, status, duration_seconds, direction,
   toUnixTimestamp64Milli(start_time) AS start_ms, ${millis('end_time', 'end_ms')},
   carrier_lag_ms, ai_latency_ms, gateway_processing_ms, from_e164, to_e164,
   ${millis('invite_at', 'invite_ms')}, ${millis('ringing_at', 'ringing_ms')}, ${millis('answered_at', 'answered_ms')},

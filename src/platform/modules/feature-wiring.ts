@@ -1,4 +1,4 @@
-import type { DynamicModule, Provider } from '@nestjs/common';
+import type { DynamicModule, Provider, Type } from '@nestjs/common';
 
 /**
  * What the composition root (app.module.ts) hands a feature module: the modules whose exports it
@@ -6,6 +6,6 @@ import type { DynamicModule, Provider } from '@nestjs/common';
  * other folders' services. The feature itself imports no other feature's module.
  */
 export interface FeatureWiring {
-  imports?: DynamicModule[];
+  imports?: (DynamicModule | Type<unknown>)[];
   providers?: Provider[];
 }

@@ -30,7 +30,15 @@ export type TrunkCommand =
     }
   | { type: 'UpdateTrunk'; data: { accountId: string; changes: TrunkChanges; at: Date } }
   | { type: 'RotateSipPassword'; data: { accountId: string; sipPassword: EncryptedSecret; at: Date } }
-  | { type: 'DeleteTrunk'; data: { accountId: string; at: Date } };
+  | { type: 'DeleteTrunk'; data: { accountId: string; at: Date } }
+  /**
+   * What the trunk health monitor saw in the stored calls. Never refused: a verdict that changes
+   * nothing (the trunk is inactive, already in that state, deleted) records nothing.
+   */
+  | {
+      type: 'ReportTrunkHealth';
+      data: { accountId: string; healthy: boolean; reason: string; callIds: string[]; at: Date };
+    };
 
 export interface LiveTrunk {
   status: TrunkStatus;
@@ -114,6 +122,8 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
           },
         ];
       }
+      case 'ReportTrunkHealth':
+        return healthChange(state, command.data);
       case 'DeleteTrunk': {
         const trunk = live(state, command.data.accountId);
         return [
@@ -165,9 +175,40 @@ export const trunkDecider: Decider<TrunkCommand, TrunkEvent, TrunkState> = {
         return state.status === 'none' ? state : { ...state, updatedAt: event.data.rotated_at };
       case 'TrunkDeleted':
         return state.status === 'none' ? state : { ...state, status: 'deleted', updatedAt: event.data.deleted_at };
+      case 'TrunkHealthChanged':
+        return state.status === 'none' || state.status === 'deleted'
+          ? state
+          : { ...state, status: event.data.status, updatedAt: event.data.changed_at };
     }
   },
 };
+
+/**
+ * Only the monitor's verdicts move a trunk between active and error: failing calls turn an
+ * `active` trunk to `error`, a healthy one turns an `error` trunk back. An `inactive` trunk stays
+ * as its operator set it.
+ */
+function healthChange(
+  state: TrunkState,
+  d: Extract<TrunkCommand, { type: 'ReportTrunkHealth' }>['data'],
+): TrunkEvent[] {
+  if (state.status === 'none' || state.status === 'deleted' || state.accountId !== d.accountId) return [];
+  const to = d.healthy ? 'active' : 'error';
+  if (state.status !== (d.healthy ? 'error' : 'active')) return [];
+  return [
+    {
+      type: 'TrunkHealthChanged',
+      data: {
+        trunk_id: state.trunkId,
+        account_id: state.accountId,
+        status: to,
+        reason: d.reason,
+        call_ids: d.callIds,
+        changed_at: d.at.toISOString(),
+      },
+    },
+  ];
+}
 
 /** A deleted trunk, or another account's, does not exist for the caller. */
 function live(state: TrunkState, accountId: string): LiveTrunk {

@@ -46,11 +46,30 @@ export type TrunkDeleted = {
   data: { trunk_id: string; account_id: string; sip_username: string; name: string; deleted_at: string };
 };
 
-export type TrunkEvent = TrunkCreated | TrunkUpdated | SipPasswordRotated | TrunkDeleted;
+/**
+ * The trunk's health as its calls show it (docs/analytics.md, "Trunk health"): `error` after
+ * consecutive calls failed for the agent or routing, `active` again once a call is answered.
+ */
+export type TrunkHealthChanged = {
+  type: 'TrunkHealthChanged';
+  data: {
+    trunk_id: string;
+    account_id: string;
+    status: 'error' | 'active';
+    /** Why, in words: the failures seen, or the answered call. */
+    reason: string;
+    /** The calls that showed it, oldest first. */
+    call_ids: string[];
+    changed_at: string;
+  };
+};
+
+export type TrunkEvent = TrunkCreated | TrunkUpdated | SipPasswordRotated | TrunkDeleted | TrunkHealthChanged;
 
 export const isTrunkEvent = eventGuard<TrunkEvent>({
   TrunkCreated: true,
   TrunkUpdated: true,
   SipPasswordRotated: true,
   TrunkDeleted: true,
+  TrunkHealthChanged: true,
 });

@@ -6,7 +6,11 @@ export class GatewayTrunkDto {
   @ApiProperty() trunk_id!: string;
   @ApiProperty() account_id!: string;
   @ApiProperty() sip_username!: string;
-  @ApiProperty({ enum: ['active', 'inactive', 'error', 'deleted'], description: 'Route calls only when active' })
+  @ApiProperty({
+    enum: ['active', 'inactive', 'error', 'deleted'],
+    description:
+      'Route calls only when active. A trunk whose health is `error` is reported active here: it is still routed, so an answered call can bring it back (docs/analytics.md, "Trunk health")',
+  })
   status!: string;
   @ApiProperty({ enum: ['openai', 'elevenlabs', 'custom'] }) ai_provider!: string;
   @ApiProperty({ nullable: true, type: ProviderSettingsDto }) provider_settings!: ProviderSettingsDto | null;

@@ -4,6 +4,7 @@ import { WriteOp } from '../../infrastructure/read-model/read-model-store.port';
 import { SecretDestroyedError, SecretUnavailableError } from '../../infrastructure/secrets/secret.errors';
 import { EncryptedSecret } from '../../shared/encrypted-secret';
 import { isTrunkEvent, TrunkEvent } from '../domain/trunk.events';
+import type { TrunkStatus } from '../domain/trunk.types';
 import { Prefetcher, Projection, ProjectionView } from '../../eventsourcing/projection';
 import { RecordMemo } from '../../eventsourcing/memo-codec';
 import {
@@ -99,6 +100,11 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
         }
         case 'TrunkDeleted':
           return deleted(event.data, view);
+        case 'TrunkHealthChanged': {
+          const d = event.data;
+          const changes = { status: d.status };
+          return updated({ trunk_id: d.trunk_id, account_id: d.account_id, changes, updated_at: d.changed_at }, view);
+        }
         default:
           return [];
       }
@@ -141,8 +147,13 @@ function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], diges
   ];
 }
 
+/** A configuration change, or a status change of the trunk's health (the same writes). */
 async function updated(
-  d: Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'],
+  d: Pick<Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'], 'trunk_id' | 'account_id' | 'updated_at'> & {
+    changes: Omit<Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data']['changes'], 'status'> & {
+      status?: TrunkStatus;
+    };
+  },
   view: ProjectionView,
 ): Promise<WriteOp[]> {
   const before = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
@@ -207,7 +218,9 @@ function gatewayOf(trunk: TrunkView, ha1: string | null): GatewayRecord {
     trunk_id: trunk.id,
     account_id: trunk.account_id,
     sip_username: trunk.sip_username,
-    status: trunk.status,
+    // A trunk in `error` is still routed: its status is a diagnosis, and only answered calls can
+    // bring it back (docs/analytics.md, "Trunk health"). `inactive` is the operator's switch.
+    status: trunk.status === 'error' ? 'active' : trunk.status,
     ai_provider: trunk.ai_provider,
     provider_settings: trunk.provider_settings,
     system_prompt: trunk.system_prompt,

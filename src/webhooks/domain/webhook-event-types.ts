@@ -4,6 +4,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'trunk.updated',
   'trunk.deleted',
   'trunk.password_rotated',
+  'trunk.status_changed',
   'call.completed',
   'alert.triggered',
   'alert.resolved',

@@ -24,6 +24,7 @@ const isSourceEvent = eventGuard<TrunkEvent | AlertTriggered | AlertResolved | C
   TrunkUpdated: true,
   SipPasswordRotated: true,
   TrunkDeleted: true,
+  TrunkHealthChanged: true,
   AlertTriggered: true,
   AlertResolved: true,
   CallsCompleted: true,
@@ -71,14 +72,22 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
         ...(wiring?.custom_endpoint !== undefined ? { custom_endpoint: wiring.custom_endpoint } : {}),
       };
       const changedFields = [...Object.keys(settings), ...Object.keys(wiring ?? {})].sort();
-      return [
-        base('trunk.updated', d.account_id, {
-          id: d.trunk_id,
-          changed_fields: changedFields,
-          changes: { ...settings, ...publicWiring },
-          updated_at: d.updated_at,
-        }),
-      ];
+      const updated = base('trunk.updated', d.account_id, {
+        id: d.trunk_id,
+        changed_fields: changedFields,
+        changes: { ...settings, ...publicWiring },
+        updated_at: d.updated_at,
+      });
+      if (d.changes.status === undefined) return [updated];
+      // An operator's PATCH of status is a status change too, so one subscription sees them all.
+      const status = {
+        id: d.trunk_id,
+        status: d.changes.status,
+        cause: 'operator',
+        reason: null,
+        changed_at: d.updated_at,
+      };
+      return [updated, base('trunk.status_changed', d.account_id, status, `${event.id}:status`)];
     }
     case 'SipPasswordRotated': {
       const d = event.data;
@@ -98,6 +107,18 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
           name: d.name,
           sip_username: d.sip_username,
           deleted_at: d.deleted_at,
+        }),
+      ];
+    }
+    case 'TrunkHealthChanged': {
+      const d = event.data;
+      return [
+        base('trunk.status_changed', d.account_id, {
+          id: d.trunk_id,
+          status: d.status,
+          cause: 'health',
+          reason: d.reason,
+          changed_at: d.changed_at,
         }),
       ];
     }

@@ -43,6 +43,19 @@ class TrunkUpdatedWebhookData {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
+class TrunkStatusChangedWebhookData {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['active', 'inactive', 'error'] }) status!: string;
+  @ApiProperty({
+    enum: ['operator', 'health'],
+    description: 'operator: a PATCH of status; health: the trunk health rule (docs/analytics.md)',
+  })
+  cause!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Why, in words (health changes); null for an operator' })
+  reason!: string | null;
+  @ApiProperty({ format: 'date-time' }) changed_at!: string;
+}
+
 class TrunkPasswordRotatedWebhookData {
   @ApiProperty() id!: string;
   @ApiProperty() sip_username!: string;
@@ -102,6 +115,12 @@ export const WEBHOOK_EVENT_SCHEMAS: readonly Type[] = [
   webhookEvent('trunk.created', 'TrunkCreated', TrunkCreatedWebhookData, 'The trunk as created (no secret)'),
   webhookEvent('trunk.updated', 'TrunkUpdated', TrunkUpdatedWebhookData, 'What an update changed (no secret)'),
   webhookEvent('trunk.deleted', 'TrunkDeleted', TrunkDeletedWebhookData, 'The trunk that was deleted'),
+  webhookEvent(
+    'trunk.status_changed',
+    'TrunkStatusChanged',
+    TrunkStatusChangedWebhookData,
+    'A status change: by an operator, or by the trunk health rule (active ↔ error)',
+  ),
   webhookEvent(
     'trunk.password_rotated',
     'TrunkPasswordRotated',

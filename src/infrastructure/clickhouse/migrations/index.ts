@@ -4,6 +4,7 @@ import { DAILY_STATS_MIGRATION } from './002-daily-stats';
 import { SIP_GATEWAY_MIGRATION } from './003-sip-gateway';
 import { ACCOUNT_ROLLUPS_MIGRATION } from './004-account-rollups';
 import { TALK_AND_QUALITY_MIGRATION } from './005-talk-and-quality';
+import { CALL_FEED_MIGRATION } from './006-call-feed';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -17,4 +18,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
   SIP_GATEWAY_MIGRATION,
   ACCOUNT_ROLLUPS_MIGRATION,
   TALK_AND_QUALITY_MIGRATION,
+  CALL_FEED_MIGRATION,
 ];
