@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List accounts
-         * @description Lists every account with limit/offset paging (admin keys only).
+         * @description Lists every account, newest first (admin keys only): by offset, or by cursor (next_cursor of the previous page), which costs the same at any depth and neither repeats nor skips an account created during the walk.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * List an account's API keys
-         * @description Lists API keys without the key itself, with revocation, last use and request and error counts.
+         * @description Lists API keys without the key itself, with revocation, last use and request and error counts; newest first, by offset or by cursor (next_cursor of the previous page: the same cost at any depth, no repeat or skip while keys are issued).
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -696,15 +696,18 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        PaginationDto: {
+        CursorPaginationDto: {
             limit: number;
             offset: number;
             /** @description Number of matching items */
             total: number;
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
         };
         AccountListDto: {
             accounts: components["schemas"]["AccountDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         IssueApiKeyRequestDto: {
             /** @description Account the key acts for. Omit only for keys whose scopes are ["admin"] or ["gateway"]. */
@@ -759,7 +762,7 @@ export interface components {
         };
         ApiKeyListDto: {
             api_keys: components["schemas"]["ApiKeyListItemDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            pagination: components["schemas"]["CursorPaginationDto"];
         };
         VadDto: {
             /** @description Speech probability threshold */
@@ -902,15 +905,6 @@ export interface components {
             updated_at: string;
             stats: components["schemas"]["TrunkStatsDto"];
         };
-        CursorPaginationDto: {
-            limit: number;
-            offset: number;
-            /** @description Number of matching items */
-            total: number;
-            /** @description Pass as cursor for the next page; null on the last page */
-            next_cursor: string | null;
-            has_more: boolean;
-        };
         TrunkListDto: {
             trunks: components["schemas"]["TrunkListItemDto"][];
             pagination: components["schemas"]["CursorPaginationDto"];
@@ -950,6 +944,12 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        PaginationDto: {
+            limit: number;
+            offset: number;
+            /** @description Number of matching items */
+            total: number;
         };
         TrunkHistoryDto: {
             events: components["schemas"]["TrunkHistoryEventDto"][];
@@ -1943,6 +1943,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2384,6 +2386,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page: continues after it at constant cost; not with offset */
+                cursor?: string;
                 /** @description Keys of this account; omitted: the admin keys */
                 account_id?: string;
             };

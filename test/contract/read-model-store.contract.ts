@@ -158,18 +158,19 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
       });
     });
 
+    /** Ties on score 10 (b, c, e), so a position inside a run of ties is exercised both ways. */
+    const TIED: [string, number][] = [
+      ['a', 5],
+      ['b', 10],
+      ['c', 10],
+      ['e', 10],
+      ['f', 20],
+    ];
+
     describe('pageAfter', () => {
-      /** Ties on score 10 (b, c, e), so a position inside a run of ties is exercised both ways. */
       async function tiedStore() {
         const store = await harness.create();
-        const entries: [string, number][] = [
-          ['a', 5],
-          ['b', 10],
-          ['c', 10],
-          ['e', 10],
-          ['f', 20],
-        ];
-        await store.write(entries.flatMap(([m, score]) => [zadd('t', score, m), set(`v:${m}`, m.toUpperCase())]));
+        await store.write(TIED.flatMap(([m, score]) => [zadd('t', score, m), set(`v:${m}`, m.toUpperCase())]));
         return store;
       }
 
@@ -199,6 +200,31 @@ export function describeReadModelStoreContract(adapter: string, harness: ReadMod
         expect(await store.pageAfter('t', 'v:', { score: 10, member: 'c' }, 10, 'desc')).toEqual({
           total: 6,
           values: ['B', null, 'A', null],
+        });
+      });
+    });
+
+    describe('zrangeAfter', () => {
+      it('gives the members after a position as pageAfter gives their values, ties by member, removed cursor members included', async () => {
+        const store = await harness.create();
+        await store.write(TIED.map(([m, score]) => zadd('t', score, m)));
+        expect(await store.zrangeAfter('t', { score: 10, member: 'b' }, 2, 'asc')).toEqual({
+          total: 5,
+          members: ['c', 'e'],
+        });
+        expect(await store.zrangeAfter('t', { score: 10, member: 'e' }, 10, 'desc')).toEqual({
+          total: 5,
+          members: ['c', 'b', 'a'],
+        });
+        await store.write([{ op: 'zrem', key: 't', member: 'c' }, zadd('t', 1, 'early')]);
+        expect(await store.zrangeAfter('t', { score: 10, member: 'c' }, 10, 'asc')).toEqual({
+          total: 5,
+          members: ['e', 'f'],
+        });
+        expect(await store.zrangeAfter('t', { score: 10, member: 'c' }, 0, 'asc')).toEqual({ total: 5, members: [] });
+        expect(await store.zrangeAfter('missing', { score: 1, member: 'x' }, 5, 'desc')).toEqual({
+          total: 0,
+          members: [],
         });
       });
     });

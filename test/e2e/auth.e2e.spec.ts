@@ -49,7 +49,60 @@ describe('authentication and scopes over HTTPS', () => {
     const list = await app.admin.get('/v1/accounts?limit=100');
     expect(list.status).toBe(200);
     expect(list.body.accounts.map((a: { id: string }) => a.id)).toContain(created.body.id);
-    expect(list.body.pagination).toEqual({ limit: 100, offset: 0, total: expect.any(Number) });
+    expect(list.body.pagination).toEqual({
+      limit: 100,
+      offset: 0,
+      total: expect.any(Number),
+      has_more: false,
+      next_cursor: null,
+    });
+  });
+
+  it("walks accounts and an account's keys by cursor, each once, while more are created", async () => {
+    const { accountId } = await provisionAccount(app, ['full']);
+    const keys: string[] = [];
+    for (let i = 0; i < 4; i++)
+      keys.push(
+        (await app.admin.post('/v1/api-keys', { account_id: accountId, name: `k${i}`, scopes: ['read'] })).body.id,
+      );
+    const walk = async (first: string, items: (body: any) => { id: string }[], during: () => Promise<void>) => {
+      const seen: string[] = [];
+      let page = await app.admin.get(first);
+      for (let step = 0; ; step++) {
+        expect(page.status).toBe(200);
+        seen.push(...items(page.body).map((item) => item.id));
+        const cursor = page.body.pagination.next_cursor;
+        if (!cursor) break;
+        expect(page.body.pagination.has_more).toBe(true);
+        // Newest first: an offset walk would show the last item of this page again after an insert.
+        if (step === 0) await during();
+        page = await app.admin.get(`${first}&cursor=${cursor}`);
+      }
+      return seen;
+    };
+    const keyWalk = await walk(
+      `/v1/api-keys?account_id=${accountId}&limit=2`,
+      (body) => body.api_keys,
+      async () => {
+        await app.admin.post('/v1/api-keys', { account_id: accountId, name: 'late', scopes: ['read'] });
+      },
+    );
+    expect(new Set(keyWalk).size).toBe(keyWalk.length);
+    expect(keyWalk.filter((id) => keys.includes(id))).toEqual([...keys].reverse());
+    const accountWalk = await walk(
+      '/v1/accounts?limit=3',
+      (body) => body.accounts,
+      async () => {
+        await app.admin.post('/v1/accounts', { name: 'Created mid-walk' });
+      },
+    );
+    expect(new Set(accountWalk).size).toBe(accountWalk.length);
+    expect(accountWalk).toContain(accountId);
+    // A cursor of one account's keys does not serve another's list.
+    const page = await app.admin.get(`/v1/api-keys?account_id=${accountId}&limit=1`);
+    const other = await app.admin.get(`/v1/api-keys?limit=1&cursor=${page.body.pagination.next_cursor}`);
+    expectError(other, 400, 'invalid_params');
+    expect(other.body.error.reason).toBe('invalid_cursor');
   });
 
   it('issues a key shown once, in the documented format, and lists it without the key', async () => {

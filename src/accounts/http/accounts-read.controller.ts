@@ -1,14 +1,14 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags, ApiOperation } from '@nestjs/swagger';
-import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
+import { CursorPaginationDto, CursorPaginationQueryDto } from '../../platform/http/pagination';
 import { Ctx, RequestContext } from '../../platform/http/request-context';
 import { AccountDto } from '../contracts/account.dto';
 import { AccountList, GetAccount, ListAccounts } from '../read/accounts.queries';
 
 class AccountListDto {
   @ApiProperty({ type: [AccountDto] }) accounts!: AccountDto[];
-  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: CursorPaginationDto }) pagination!: CursorPaginationDto;
 }
 
 @ApiTags('admin')
@@ -20,12 +20,13 @@ export class AccountsReadController {
   @Get()
   @ApiOperation({
     operationId: 'listAccounts',
-    description: 'Lists every account with limit/offset paging (admin keys only).',
+    description:
+      'Lists every account, newest first (admin keys only): by offset, or by cursor (next_cursor of the previous page), which costs the same at any depth and neither repeats nor skips an account created during the walk.',
     summary: 'List accounts',
   })
   @ApiOkResponse({ type: AccountListDto, description: 'Newest first' })
-  list(@Query() query: PaginationQueryDto): Promise<AccountList> {
-    return this.queries.execute(new ListAccounts(query.limit, query.offset));
+  list(@Query() query: CursorPaginationQueryDto): Promise<AccountList> {
+    return this.queries.execute(new ListAccounts(query.limit, query.offset, query.cursor));
   }
 
   @Get(':id')

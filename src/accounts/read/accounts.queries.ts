@@ -5,11 +5,13 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-mode
 import { accountKeys } from '../projections/accounts.projection';
 import { DomainError } from '../../shared/domain-error';
 import { AccountDto } from '../contracts/account.dto';
+import { byCreation, CursorPagination, readCursorIds } from '../../platform/http/cursor';
 
 export class ListAccounts {
   constructor(
     readonly limit: number,
     readonly offset: number,
+    readonly cursor?: string,
   ) {}
 }
 export class GetAccount {
@@ -21,7 +23,7 @@ export class GetAccount {
 
 export interface AccountList {
   accounts: AccountDto[];
-  pagination: { limit: number; offset: number; total: number };
+  pagination: CursorPagination;
 }
 
 const toDto = (h: Record<string, string>): AccountDto => ({ id: h.id, name: h.name, created_at: h.created_at });
@@ -34,13 +36,19 @@ export const accountFromRecord = (record: Record<string, string>): AccountDto | 
 export class ListAccountsHandler implements IQueryHandler<ListAccounts, AccountList> {
   constructor(@Inject(READ_MODEL_STORE) private readonly store: ReadModelStore) {}
 
-  async execute({ limit, offset }: ListAccounts): Promise<AccountList> {
-    const [total, ids] = await Promise.all([
-      this.store.zcard(accountKeys.index),
-      this.store.zrange(accountKeys.index, offset, limit, 'desc'),
-    ]);
-    const records = await Promise.all(ids.map((id) => this.store.hgetall(accountKeys.account(id))));
-    return { accounts: records.filter((r) => r.id).map(toDto), pagination: { limit, offset, total } };
+  /** Newest first, by offset or by cursor (constant cost at any depth, stable while accounts are created). */
+  async execute({ limit, offset, cursor }: ListAccounts): Promise<AccountList> {
+    const { views, pagination } = await readCursorIds(
+      this.store,
+      { index: accountKeys.index, filters: [] },
+      { limit, offset, cursor, order: 'desc' },
+      async (ids) => {
+        const records = await Promise.all(ids.map((id) => this.store.hgetall(accountKeys.account(id))));
+        return records.filter((r) => r.id).map(toDto);
+      },
+      byCreation,
+    );
+    return { accounts: views, pagination };
   }
 }
 

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { PaginationDto, PaginationQueryDto } from '../../platform/http/pagination';
+import { CursorPaginationDto, CursorPaginationQueryDto } from '../../platform/http/pagination';
 import { ApiKeyDto } from '../contracts/api-key.dto';
 
-export class ListApiKeysQueryDto extends PaginationQueryDto {
+export class ListApiKeysQueryDto extends CursorPaginationQueryDto {
   @ApiPropertyOptional({ description: 'Keys of this account; omitted: the admin keys' })
   @IsOptional()
   @Matches(/^acct_[A-Za-z0-9]{1,64}$/, { message: 'account_id must be an account id (acct_…)' })
@@ -19,5 +19,5 @@ export class ApiKeyListItemDto extends ApiKeyDto {
 
 export class ApiKeyListDto {
   @ApiProperty({ type: [ApiKeyListItemDto] }) api_keys!: ApiKeyListItemDto[];
-  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: CursorPaginationDto }) pagination!: CursorPaginationDto;
 }

@@ -13,11 +13,12 @@ export class ApiKeysReadController {
   @Get()
   @ApiOperation({
     operationId: 'listApiKeys',
-    description: 'Lists API keys without the key itself, with revocation, last use and request and error counts.',
+    description:
+      'Lists API keys without the key itself, with revocation, last use and request and error counts; newest first, by offset or by cursor (next_cursor of the previous page: the same cost at any depth, no repeat or skip while keys are issued).',
     summary: "List an account's API keys",
   })
   @ApiOkResponse({ type: ApiKeyListDto, description: 'Newest first, with usage counters' })
   list(@Query() query: ListApiKeysQueryDto): Promise<ApiKeyList> {
-    return this.queries.execute(new ListApiKeys(query.account_id ?? null, query.limit, query.offset));
+    return this.queries.execute(new ListApiKeys(query.account_id ?? null, query.limit, query.offset, query.cursor));
   }
 }

@@ -5,18 +5,20 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-mode
 import { apiKeyKeys } from '../projections/api-keys.projection';
 import type { Scope } from '../../shared/api-key-scopes';
 import { ApiKeyListItemDto } from '../http/api-key-list.dto';
+import { byCreation, CursorPagination, readCursorIds } from '../../platform/http/cursor';
 
 export class ListApiKeys {
   constructor(
     readonly accountId: string | null,
     readonly limit: number,
     readonly offset: number,
+    readonly cursor?: string,
   ) {}
 }
 
 export interface ApiKeyList {
   api_keys: ApiKeyListItemDto[];
-  pagination: { limit: number; offset: number; total: number };
+  pagination: CursorPagination;
 }
 
 @QueryHandler(ListApiKeys)
@@ -26,14 +28,24 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeys, ApiKeyList
     @Inject(KEY_USAGE_STORE) private readonly usage: KeyUsageStore,
   ) {}
 
-  async execute({ accountId, limit, offset }: ListApiKeys): Promise<ApiKeyList> {
-    const index = apiKeyKeys.ofAccount(accountId);
-    const [total, ids] = await Promise.all([this.store.zcard(index), this.store.zrange(index, offset, limit, 'desc')]);
+  /** Newest first, by offset or by cursor (constant cost at any depth, stable while keys are issued). */
+  async execute({ accountId, limit, offset, cursor }: ListApiKeys): Promise<ApiKeyList> {
+    const { views, pagination } = await readCursorIds(
+      this.store,
+      { index: apiKeyKeys.ofAccount(accountId), filters: [accountId ?? undefined] },
+      { limit, offset, cursor, order: 'desc' },
+      (ids) => this.items(ids),
+      byCreation,
+    );
+    return { api_keys: views, pagination };
+  }
+
+  private async items(ids: string[]): Promise<ApiKeyListItemDto[]> {
     const [records, usage] = await Promise.all([
       Promise.all(ids.map((id) => this.store.hgetall(apiKeyKeys.byId(id)))),
       this.usage.get(ids),
     ]);
-    const api_keys = records
+    return records
       .filter((r) => r.id)
       .map((r): ApiKeyListItemDto => {
         const used = usage.get(r.id);
@@ -52,6 +64,5 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeys, ApiKeyList
           error_count: used?.errorCount ?? 0,
         };
       });
-    return { api_keys, pagination: { limit, offset, total } };
   }
 }

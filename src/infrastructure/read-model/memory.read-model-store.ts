@@ -1,6 +1,6 @@
 import { MemorySortedSet } from './memory.sorted-set';
 import { rankRange } from './rank-range';
-import type { IndexPosition, Order, Page, ReadModelStore, WriteOp } from './read-model-store.port';
+import type { IndexPage, IndexPosition, Order, Page, ReadModelStore, WriteOp } from './read-model-store.port';
 
 type Entry =
   | { type: 'string'; value: string }
@@ -57,6 +57,12 @@ export class MemoryReadModelStore implements ReadModelStore {
     const set = this.read(indexKey, 'zset')?.set;
     const start = set ? set.rankAfter(after.score, after.member, order === 'desc') : 0;
     return this.page(indexKey, valuePrefix, start, count, order);
+  }
+
+  async zrangeAfter(key: string, after: IndexPosition, count: number, order: Order): Promise<IndexPage> {
+    const set = this.read(key, 'zset')?.set;
+    const start = set ? set.rankAfter(after.score, after.member, order === 'desc') : 0;
+    return { total: await this.zcard(key), members: await this.zrange(key, start, count, order) };
   }
 
   /** Like EXEC: every op runs even after one fails (no rollback), then the first error is thrown. */

@@ -19,6 +19,12 @@ export interface Page {
   values: (string | null)[];
 }
 
+/** Members of a sorted set from a position, with the set's size. */
+export interface IndexPage {
+  total: number;
+  members: string[];
+}
+
 /** Where a cursor stands in a sorted set: the last item a page showed, by its score and member. */
 export interface IndexPosition {
   score: number;
@@ -40,6 +46,8 @@ export interface ReadModelStore {
    * the page the way they shift an offset.
    */
   pageAfter(indexKey: string, valuePrefix: string, after: IndexPosition, count: number, order: Order): Promise<Page>;
+  /** Like pageAfter for lists whose items are not plain values (hashes): the members, in one round trip. */
+  zrangeAfter(key: string, after: IndexPosition, count: number, order: Order): Promise<IndexPage>;
   /** Applies all ops atomically (one Lua script on Redis): a reader sees all of them or none. */
   write(ops: WriteOp[]): Promise<void>;
   /** Removes every key of this store's namespace (projection rebuild). */

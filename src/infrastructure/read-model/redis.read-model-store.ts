@@ -5,6 +5,7 @@ import { defineScript, RedisScript } from '../redis/redis.script';
 import { rankRange } from './rank-range';
 import { defineWriteScript, writeScriptArgs, type WriteScript } from './redis.write-script';
 import {
+  type IndexPage,
   type IndexPosition,
   type Order,
   type Page,
@@ -40,7 +41,7 @@ ${PAGE_TAIL}`;
 // ARGV: valuePrefix, score, member, order, count. The start rank is the cursor member's rank + 1
 // while it is there with that score; otherwise where it would stand: the entries before its score
 // (after it, descending) plus its ties on the member's side (Redis orders ties by member bytes).
-const PAGE_AFTER_LUA = `
+const AFTER_START = `
 local total = redis.call('ZCARD', KEYS[1])
 local score, member, desc = ARGV[2], ARGV[3], ARGV[4] == 'desc'
 local rank
@@ -60,15 +61,33 @@ else
   end
 end
 local stop = start + tonumber(ARGV[5]) - 1
-${PAGE_TAIL}`;
+`;
+
+const PAGE_AFTER_LUA = `${AFTER_START}${PAGE_TAIL}`;
+
+// The members after a position, without their values (lists whose items are hashes).
+const MEMBERS_AFTER_LUA = `${AFTER_START}
+local members
+if desc then
+  members = redis.call('ZRANGE', KEYS[1], start, stop, 'REV')
+else
+  members = redis.call('ZRANGE', KEYS[1], start, stop)
+end
+return {total, members}`;
 
 const PAGE_COMMAND = 'trunklineReadModelPage';
 const PAGE_AFTER_COMMAND = 'trunklineReadModelPageAfter';
+const MEMBERS_AFTER_COMMAND = 'trunklineReadModelMembersAfter';
 const SCAN_BATCH = 500;
 
 type PageCommand = RedisScript<
   [indexKey: string, valuePrefix: string, start: number, stop: number, order: Order],
   [number, (string | null)[]]
+>;
+
+type MembersAfterCommand = RedisScript<
+  [indexKey: string, unused: string, score: number, member: string, order: Order, count: number],
+  [number, string[]]
 >;
 
 type PageAfterCommand = RedisScript<
@@ -79,6 +98,7 @@ type PageAfterCommand = RedisScript<
 export class RedisReadModelStore implements ReadModelStore {
   private readonly pageScript: PageCommand;
   private readonly pageAfterScript: PageAfterCommand;
+  private readonly membersAfterScript: MembersAfterCommand;
   private readonly writeScript: WriteScript;
 
   constructor(
@@ -88,6 +108,11 @@ export class RedisReadModelStore implements ReadModelStore {
     this.pageScript = defineScript(redis, PAGE_COMMAND, { lua: PAGE_LUA, numberOfKeys: 1, readOnly: true });
     this.pageAfterScript = defineScript(redis, PAGE_AFTER_COMMAND, {
       lua: PAGE_AFTER_LUA,
+      numberOfKeys: 1,
+      readOnly: true,
+    });
+    this.membersAfterScript = defineScript(redis, MEMBERS_AFTER_COMMAND, {
+      lua: MEMBERS_AFTER_LUA,
       numberOfKeys: 1,
       readOnly: true,
     });
@@ -139,6 +164,14 @@ export class RedisReadModelStore implements ReadModelStore {
       this.pageAfterScript(this.k(indexKey), this.k(valuePrefix), after.score, after.member, order, count),
     );
     return { total, values };
+  }
+
+  async zrangeAfter(key: string, after: IndexPosition, count: number, order: Order): Promise<IndexPage> {
+    if (count === 0) return { total: await this.zcard(key), members: [] };
+    const [total, members] = await guard(
+      this.membersAfterScript(this.k(key), '', after.score, after.member, order, count),
+    );
+    return { total, members };
   }
 
   /** One script call: atomic like MULTI/EXEC, and like it, a failing op (WRONGTYPE) leaves the others applied. */

@@ -56,26 +56,30 @@ export interface CursorPagination {
   next_cursor: string | null;
 }
 
+/** A page read one past the limit: its items (total, and the raw entries of limit + 1). */
+interface RawPage<R> {
+  total: number;
+  entries: R[];
+}
+
 /**
- * One page of a list kept as a sorted-set index of (score, id) beside its values: by offset, or
- * by cursor from just after the last item shown (a rank lookup, so the same cost at any depth,
- * and items inserted before it never shift it). `positionOf` gives a view's index entry back.
+ * The shared walk of the cursor lists: decode the cursor (bound to the list's filters and order),
+ * read limit + 1 entries after it or at the offset, turn the first `limit` into views, and say
+ * where the next page starts.
  */
-export async function readCursorPage<T>(
-  store: ReadModelStore,
-  list: { index: string; valuePrefix: string; filters: readonly (string | undefined)[] },
+async function cursorPage<R, T>(
+  filters: readonly (string | undefined)[],
   request: CursorPageRequest,
-  decodeAll: (raws: readonly (string | null)[]) => T[],
+  read: (after: CursorPosition | null, count: number) => Promise<RawPage<R>>,
+  toViews: (entries: R[]) => T[] | Promise<T[]>,
   positionOf: (view: T) => CursorPosition,
 ): Promise<{ views: T[]; pagination: CursorPagination }> {
   const { limit, offset, cursor, order } = request;
-  const fingerprint = cursorFingerprint([...list.filters, order]);
+  const fingerprint = cursorFingerprint([...filters, order]);
   const after = cursor !== undefined ? decodeCursor(cursor, fingerprint) : null;
-  const page = after
-    ? await store.pageAfter(list.index, list.valuePrefix, after, limit + 1, order)
-    : await store.page(list.index, list.valuePrefix, offset, limit + 1, order);
-  const views = decodeAll(page.values.slice(0, limit));
-  const hasMore = page.values.length > limit;
+  const page = await read(after, limit + 1);
+  const views = await toViews(page.entries.slice(0, limit));
+  const hasMore = page.entries.length > limit;
   const last = views[views.length - 1];
   return {
     views,
@@ -87,6 +91,65 @@ export async function readCursorPage<T>(
       next_cursor: hasMore && last !== undefined ? encodeCursor(positionOf(last), fingerprint) : null,
     },
   };
+}
+
+/**
+ * One page of a list kept as a sorted-set index of (score, id) beside its values: by offset, or
+ * by cursor from just after the last item shown (a rank lookup, so the same cost at any depth,
+ * and items inserted before it never shift it). `positionOf` gives a view's index entry back.
+ */
+export function readCursorPage<T>(
+  store: ReadModelStore,
+  list: { index: string; valuePrefix: string; filters: readonly (string | undefined)[] },
+  request: CursorPageRequest,
+  decodeAll: (raws: readonly (string | null)[]) => T[],
+  positionOf: (view: T) => CursorPosition,
+): Promise<{ views: T[]; pagination: CursorPagination }> {
+  const { offset, order } = request;
+  return cursorPage(
+    list.filters,
+    request,
+    async (after, count) => {
+      const page = after
+        ? await store.pageAfter(list.index, list.valuePrefix, after, count, order)
+        : await store.page(list.index, list.valuePrefix, offset, count, order);
+      return { total: page.total, entries: page.values };
+    },
+    decodeAll,
+    positionOf,
+  );
+}
+
+/**
+ * readCursorPage for lists whose items are not single values (a hash per item): the index gives
+ * the page's ids (by offset, or after the cursor at the same cost at any depth), `load` reads
+ * their items.
+ */
+export function readCursorIds<T>(
+  store: ReadModelStore,
+  list: { index: string; filters: readonly (string | undefined)[] },
+  request: CursorPageRequest,
+  load: (ids: string[]) => Promise<T[]>,
+  positionOf: (view: T) => CursorPosition,
+): Promise<{ views: T[]; pagination: CursorPagination }> {
+  const { offset, order } = request;
+  return cursorPage(
+    list.filters,
+    request,
+    async (after, count) => {
+      if (after) {
+        const { total, members } = await store.zrangeAfter(list.index, after, count, order);
+        return { total, entries: members };
+      }
+      const [total, members] = await Promise.all([
+        store.zcard(list.index),
+        store.zrange(list.index, offset, count, order),
+      ]);
+      return { total, entries: members };
+    },
+    load,
+    positionOf,
+  );
 }
 
 /** The index entry of a view listed by creation: its created_at in ms and its id. */
