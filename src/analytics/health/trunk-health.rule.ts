@@ -1,4 +1,3 @@
-import { CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import type { FailureClass } from '../../shared/failure-taxonomy';
 
 /** Failure classes that say the trunk's agent or its routing failed, not the caller or the carrier. */
@@ -22,12 +21,6 @@ export interface RecentCall {
   failure_class: string;
   answered: number | string;
 }
-
-/** The trunk's most recent calls (latest version each), newest first, within the window. */
-export const recentCallsSql = `SELECT call_id, status, failure_class, answered FROM ${CALL_RECORDS.name} FINAL
-  WHERE account_id = {account:String} AND trunk_id = {trunk:String}
-    AND start_time >= fromUnixTimestamp64Milli({since_ms:Int64}, 'UTC')
-  ORDER BY start_time DESC, call_id DESC LIMIT {n:UInt32}`;
 
 /**
  * unhealthy: the N most recent calls all failed for the agent or routing; healthy: the most recent
