@@ -1,4 +1,6 @@
 import {
+  AGGREGATES,
+  type AggregateName,
   CALL_RECORDS,
   CALL_STATS_DAILY,
   CALL_STATS_HOURLY,
@@ -138,7 +140,7 @@ const RAW_EDGES = `${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)})`;
  * quantilesExactWeighted, which is the nearest rank (the smallest bin whose cumulative count
  * reaches ceil(p × n)). One row per bucket and one for the range, instead of every (bucket, bin).
  */
-function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: string) => string): string {
+function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: AggregateName) => string): string {
   const filter = trunkFilter(withTrunk);
   const seconds = (expr: string) => `toUInt32(toUnixTimestamp(${expr}))`;
   const wholeHours = hourly
@@ -161,7 +163,7 @@ function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: st
 /** The branches of the overview statement by name (the benchmark times each one alone). */
 export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<string, string> {
   // One trunk reads the trunk-level tables; a whole account their account-level rollups.
-  const table = (name: string) => (withTrunk ? `call_${name}` : `account_${name}`);
+  const table = (name: AggregateName) => AGGREGATES[name][withTrunk ? 'perTrunk' : 'overTrunks'].name;
   const filter = trunkFilter(withTrunk);
   const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
   return {

@@ -199,6 +199,16 @@ export const ACCOUNT_LATENCY_DAILY = overTrunks('account_latency_daily', DAY, LA
 export const ACCOUNT_SIGNALLING_HOURLY = overTrunks('account_signalling_hourly', HOUR, SIGNALLING);
 export const ACCOUNT_TALK_HOURLY = overTrunks('account_talk_hourly', HOUR, TALK);
 
+/** The aggregates the overview reads, by what they hold: per trunk, and summed over the trunks. */
+export const AGGREGATES = {
+  stats_hourly: { perTrunk: CALL_STATS_HOURLY, overTrunks: ACCOUNT_STATS_HOURLY },
+  latency_hourly: { perTrunk: CALL_LATENCY_HOURLY, overTrunks: ACCOUNT_LATENCY_HOURLY },
+  latency_daily: { perTrunk: CALL_LATENCY_DAILY, overTrunks: ACCOUNT_LATENCY_DAILY },
+  signalling_hourly: { perTrunk: CALL_SIGNALLING_HOURLY, overTrunks: ACCOUNT_SIGNALLING_HOURLY },
+  talk_hourly: { perTrunk: CALL_TALK_HOURLY, overTrunks: ACCOUNT_TALK_HOURLY },
+} as const;
+export type AggregateName = keyof typeof AGGREGATES;
+
 /** The migrations applied, with the checksum of their text (migrations.ts). */
 export const SCHEMA_MIGRATIONS = defineTable('schema_migrations', {
   version: 'UInt32',
