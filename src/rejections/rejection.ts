@@ -1,3 +1,4 @@
+import { CALL_REJECTIONS, type Expect, type HasColumnsOf } from '../infrastructure/clickhouse/schema';
 /**
  * The rejection log: every INVITE a gateway refused (or that failed before an agent answered it),
  * with why. Reasons are the gateway's words for the failure taxonomy's classes
@@ -54,3 +55,5 @@ export interface RejectionRow {
   to_number: string;
   ingested_at: string;
 }
+/** RejectionRow is call_rejections as migrated (the typecheck fails when they part). */
+export type RejectionRowIsStored = Expect<HasColumnsOf<RejectionRow, typeof CALL_REJECTIONS>>;

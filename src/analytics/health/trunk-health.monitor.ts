@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { CallBatchObserver } from '../../calls/ingestion/call-batch-listener.port';
 import { EnrichedCallRecord } from '../../calls/ingestion/call-record.row';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
+import { CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { AppLogger } from '../../platform/logging/logging';
 import { CLOCK, Clock } from '../../shared/clock';
@@ -13,10 +14,15 @@ import {
   HEALTH_WINDOW_MS,
   isHealthFailure,
   RecentCall,
-  recentCallsSql,
   TRUNK_FAILURES_FOR_ERROR,
   verdictOf,
 } from './trunk-health.rule';
+
+/** The trunk's most recent calls (latest version each), newest first, within the window. */
+const recentCallsSql = `SELECT call_id, status, failure_class, answered FROM ${CALL_RECORDS.name} FINAL
+  WHERE account_id = {account:String} AND trunk_id = {trunk:String}
+    AND start_time >= fromUnixTimestamp64Milli({since_ms:Int64}, 'UTC')
+  ORDER BY start_time DESC, call_id DESC LIMIT {n:UInt32}`;
 
 interface Due {
   accountId: string;

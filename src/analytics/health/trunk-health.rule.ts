@@ -22,12 +22,6 @@ export interface RecentCall {
   answered: number | string;
 }
 
-/** The trunk's most recent calls (latest version each), newest first, within the window. */
-export const recentCallsSql = `SELECT call_id, status, failure_class, answered FROM call_records FINAL
-  WHERE account_id = {account:String} AND trunk_id = {trunk:String}
-    AND start_time >= fromUnixTimestamp64Milli({since_ms:Int64}, 'UTC')
-  ORDER BY start_time DESC, call_id DESC LIMIT {n:UInt32}`;
-
 /**
  * unhealthy: the N most recent calls all failed for the agent or routing; healthy: the most recent
  * call was answered; null: neither (not enough failures yet, or a call that says nothing, such as a

@@ -1,6 +1,14 @@
-import { SUMS } from '../../infrastructure/clickhouse/migrations/002-daily-stats';
-import { SIGNALLING_SUMS } from '../../infrastructure/clickhouse/migrations/004-account-rollups';
-import { TALK_SUMS } from '../../infrastructure/clickhouse/migrations/005-talk-and-quality';
+import {
+  AGGREGATES,
+  type AggregateName,
+  CALL_RECORDS,
+  CALL_STATS_DAILY,
+  CALL_STATS_HOURLY,
+  SIGNALLING_SUMS,
+  STATS_SUMS as SUMS,
+  TALK_SUMS,
+  TRUNK_DIMENSION,
+} from '../../infrastructure/clickhouse/schema';
 import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
 
 /**
@@ -118,7 +126,7 @@ function rawEdges(hourly: boolean, withTrunk: boolean): string {
     `multiIf(${is('trunk_id')}, toString(trunk_id), ${is('failure_class')}, toString(failure_class), '')`,
     `if(${is(bucket)}, toUnixTimestamp(${bucket}), 0)`,
     RAW,
-    `FROM call_records WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
+    `FROM ${CALL_RECORDS.name} WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
      GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (failure_class))`,
   );
 }
@@ -132,7 +140,7 @@ const RAW_EDGES = `${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)})`;
  * quantilesExactWeighted, which is the nearest rank (the smallest bin whose cumulative count
  * reaches ceil(p × n)). One row per bucket and one for the range, instead of every (bucket, bin).
  */
-function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: string) => string): string {
+function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: AggregateName) => string): string {
   const filter = trunkFilter(withTrunk);
   const seconds = (expr: string) => `toUInt32(toUnixTimestamp(${expr}))`;
   const wholeHours = hourly
@@ -143,7 +151,7 @@ function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: st
        SELECT ${seconds('toStartOfDay(hour)')} AS b, bin, n FROM ${table('latency_hourly')}
          WHERE ${ACCOUNT} AND ((hour >= ${at('h0_s')} AND hour < ${at('d0_s')}) OR (hour >= ${at('d1_s')} AND hour < ${at('h1_s')})) ${filter}`;
   const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
-  const edges = `SELECT ${seconds(rawBucket)} AS b, latency_bin AS bin, toInt64(sign) AS n FROM call_records
+  const edges = `SELECT ${seconds(rawBucket)} AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
        WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
   const quantiles = 'arrayMap(q -> toInt64(q), quantilesExactWeighted(0.5, 0.95, 0.99)(bin, toUInt64(n)))';
   return `SELECT 'pct' AS kind, if(grouping(b) = 0, 'bucket', 'total') AS key, if(grouping(b) = 0, b, 0) AS pos,
@@ -155,7 +163,7 @@ function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: st
 /** The branches of the overview statement by name (the benchmark times each one alone). */
 export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<string, string> {
   // One trunk reads the trunk-level tables; a whole account their account-level rollups.
-  const table = (name: string) => (withTrunk ? `call_${name}` : `account_${name}`);
+  const table = (name: AggregateName) => AGGREGATES[name][withTrunk ? 'perTrunk' : 'overTrunks'].name;
   const filter = trunkFilter(withTrunk);
   const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
   return {
@@ -171,7 +179,7 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       'trunk_id',
       '0',
       summed(TRUNK_SUMS),
-      `FROM ${daysAndHours('call_stats_daily', 'call_stats_hourly', `trunk_id, ${TRUNK_SUMS.join(', ')}`, withTrunk)} GROUP BY trunk_id`,
+      `FROM ${daysAndHours(CALL_STATS_DAILY.name, CALL_STATS_HOURLY.name, `trunk_id, ${TRUNK_SUMS.join(', ')}`, withTrunk)} GROUP BY trunk_id`,
     ),
     'latency percentiles (range and buckets)': percentilesBranch(hourly, withTrunk, table),
     'failure classes and signalling (whole hours)': branch(
@@ -222,4 +230,4 @@ export function aggregateRange(fromMs: number, toMs: number): AggregateRangePara
 }
 
 export const TRUNK_DIMENSION_SQL = `SELECT trunk_id, argMax(name, version) AS name, argMax(provider, version) AS provider
-  FROM trunk_dimension WHERE account_id = {account:String} GROUP BY trunk_id`;
+  FROM ${TRUNK_DIMENSION.name} WHERE account_id = {account:String} GROUP BY trunk_id`;

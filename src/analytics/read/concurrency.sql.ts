@@ -1,3 +1,4 @@
+import { CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 /**
  * Concurrent calls per bucket in one sweep over the calls' starts and ends (docs/analytics.md,
  * "Concurrent calls").
@@ -20,7 +21,7 @@ const END_MS = `least(if(end_time IS NULL, ${START_MS} + toInt64(duration_second
 
 export function concurrencySql(withTrunk: boolean): string {
   const trunk = withTrunk ? 'AND trunk_id = {trunk:String}' : '';
-  const calls = `SELECT ${START_MS} AS s, ${END_MS} AS e FROM call_records FINAL
+  const calls = `SELECT ${START_MS} AS s, ${END_MS} AS e FROM ${CALL_RECORDS.name} FINAL
     WHERE account_id = {account:String} ${trunk}
       AND start_time >= fromUnixTimestamp64Milli({from_ms:Int64} - ${MAX_CALL_MS}, 'UTC')
       AND start_time < fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')`;

@@ -1,3 +1,4 @@
+import { CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import { CallRow, EnrichedCallRecord } from './call-record.row';
 
@@ -32,13 +33,13 @@ export async function previousVersions(
   for (const [accountId, ids] of byAccount) {
     const skipIndexes = ids.length <= BLOOM_FILTER_MAX_IDS ? 1 : 0;
     const existing = await clickhouse.query<{ call_id: string }>(
-      'SELECT DISTINCT call_id FROM call_records PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String} ' +
+      `SELECT DISTINCT call_id FROM ${CALL_RECORDS.name} PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String} ` +
         `SETTINGS use_skip_indexes = ${skipIndexes}`,
       { account: accountId, ids },
     );
     if (existing.length === 0) continue;
     const rows = await clickhouse.query<CallRow>(
-      'SELECT * EXCEPT (sign) FROM call_records FINAL PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String}',
+      `SELECT * EXCEPT (sign) FROM ${CALL_RECORDS.name} FINAL PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String}`,
       { account: accountId, ids: existing.map((row) => row.call_id) },
     );
     for (const row of rows) found.set(callKey(row.account_id, row.call_id), { ...row, sign: 1 });

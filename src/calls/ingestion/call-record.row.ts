@@ -1,3 +1,4 @@
+import { CALL_RECORDS, type Expect, type HasColumnsOf } from '../../infrastructure/clickhouse/schema';
 import { CallRecord, codecGroup, latencyBin } from './call-record';
 import { NO_SIGNALLING } from './call-signalling';
 import { e164Of } from './caller';
@@ -54,6 +55,9 @@ export interface CallRow {
   billable_seconds: number;
   mos: number | null;
 }
+
+/** The writer's row is call_records as migrated: a column added there and not here (or here only) fails the typecheck. */
+export type CallRowIsStored = Expect<HasColumnsOf<CallRow, typeof CALL_RECORDS>>;
 
 /** ClickHouse DateTime64(3) text: `YYYY-MM-DD hh:mm:ss.sss`, read as UTC by the column's zone. */
 export const chDateTime = (date: Date): string => date.toISOString().replace('T', ' ').replace('Z', '');

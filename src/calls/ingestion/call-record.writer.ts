@@ -1,3 +1,4 @@
+import { CALL_FEED_HORIZON, CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import { stringifyRow } from '../../infrastructure/clickhouse/clickhouse.format';
 import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import type { ClusterServices } from '../../infrastructure/cluster/cluster.port';
@@ -197,9 +198,9 @@ export class CallRecordWriter {
       lines.push(version > row.version ? jsonLine(rowOf(row.record, version, new Date())) : row.line);
       highest = Math.max(highest, version);
     }
-    await this.clickhouse.insertJsonEachRow('call_records', Buffer.concat(lines));
+    await this.clickhouse.insertJsonEachRow(CALL_RECORDS.name, Buffer.concat(lines));
     this.lastVersion = Math.max(this.lastVersion, highest);
-    await this.clickhouse.insert('call_feed_horizon', [{ id: 0, version: highest }]);
+    await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: 0, version: highest }]);
   }
 
   /** Strictly increasing across this process: later submissions win. */
@@ -212,7 +213,7 @@ export class CallRecordWriter {
 /** The highest version the sync feed may serve: every INSERT up to it has returned. */
 async function publishedHorizon(clickhouse: ClickHouseExecutor): Promise<number> {
   const [row] = await clickhouse.query<{ version: number | string }>(
-    'SELECT max(version) AS version FROM call_feed_horizon',
+    `SELECT max(version) AS version FROM ${CALL_FEED_HORIZON.name}`,
   );
   return Number(row?.version ?? 0);
 }

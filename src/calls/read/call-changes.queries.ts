@@ -1,3 +1,4 @@
+import { CALL_FEED_HORIZON, CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
@@ -32,9 +33,9 @@ export class ListCallChangesHandler implements IQueryHandler<ListCallChanges, Ca
   async execute({ accountId, query }: ListCallChanges): Promise<CallChangesDto> {
     const after = query.cursor ? decodePosition(query.cursor) : { version: 0, callId: '' };
     const rows = await this.clickhouse.query<CallListRow & { version: number | string; stored_ms: number | string }>(
-      `SELECT ${LIST_COLUMNS}, version, toUnixTimestamp64Milli(ingested_at) AS stored_ms FROM call_records
+      `SELECT ${LIST_COLUMNS}, version, toUnixTimestamp64Milli(ingested_at) AS stored_ms FROM ${CALL_RECORDS.name}
        WHERE account_id = {account:String} AND sign = 1
-         AND version <= (SELECT max(version) FROM call_feed_horizon)
+         AND version <= (SELECT max(version) FROM ${CALL_FEED_HORIZON.name})
          AND (version, call_id) > ({after_version:UInt64}, {after_id:String})
        ORDER BY version, call_id LIMIT {limit:UInt32}`,
       { account: accountId, after_version: after.version, after_id: after.callId, limit: query.limit + 1 },

@@ -1,3 +1,4 @@
+import { CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
@@ -49,7 +50,7 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
       this.page(where, params, after, offset, query.limit + 1),
       // Each live call is +1 net of its cancelled versions: an exact count without FINAL.
       this.clickhouse.query<{ total: number | string }>(
-        `SELECT sum(sign) AS total FROM call_records WHERE ${where}`,
+        `SELECT sum(sign) AS total FROM ${CALL_RECORDS.name} WHERE ${where}`,
         params,
       ),
     ]);
@@ -83,7 +84,7 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
     // Deep offsets skip in the engine (FINAL); first pages and cursor pages stream in order.
     if (offset > 0) {
       return this.clickhouse.query<ListRow>(
-        `SELECT ${LIST_COLUMNS} FROM call_records FINAL WHERE ${where} ORDER BY start_time DESC, call_id DESC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+        `SELECT ${LIST_COLUMNS} FROM ${CALL_RECORDS.name} FINAL WHERE ${where} ORDER BY start_time DESC, call_id DESC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
         { ...params, limit: wanted, offset },
       );
     }
@@ -95,7 +96,7 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
         ? " AND (start_time, call_id) < (fromUnixTimestamp64Milli({cursor_ms:Int64}, 'UTC'), {cursor_id:String})"
         : '';
       const rows = await this.clickhouse.query<ListRow & { version: number; sign: number }>(
-        `SELECT ${LIST_COLUMNS}, version, sign FROM call_records WHERE ${where}${bound} ORDER BY start_time DESC, call_id DESC LIMIT {chunk:UInt32}`,
+        `SELECT ${LIST_COLUMNS}, version, sign FROM ${CALL_RECORDS.name} WHERE ${where}${bound} ORDER BY start_time DESC, call_id DESC LIMIT {chunk:UInt32}`,
         { ...params, chunk, ...(cursor ? { cursor_ms: cursor.startMs, cursor_id: cursor.callId } : {}) },
       );
       const full = rows.length === chunk;
@@ -155,7 +156,7 @@ export class GetCallHandler implements IQueryHandler<GetCall, CallDetailDto> {
     >(
       `SELECT ${LIST_COLUMNS}, packet_loss_percent, jitter_ms, codec_used, disconnect_reason, turns, sip_trace,
          sip_reason, q850_cause, retryable, source_address
-       FROM call_records FINAL WHERE account_id = {account:String} AND call_id = {id:String} LIMIT 1`,
+       FROM ${CALL_RECORDS.name} FINAL WHERE account_id = {account:String} AND call_id = {id:String} LIMIT 1`,
       { account: accountId, id: callId },
     );
     if (!row) throw new DomainError('not_found', `Call ${callId} not found`);

@@ -1,3 +1,4 @@
+import { CALL_REJECTIONS } from '../../infrastructure/clickhouse/schema';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
@@ -62,7 +63,7 @@ export class RejectionIngestion {
         rejected.push({ index, id: rejection.id, code: 'unknown_trunk', message });
       }
     });
-    if (rows.length > 0) await this.clickhouse.insert('call_rejections', rows);
+    if (rows.length > 0) await this.clickhouse.insert(CALL_REJECTIONS.name, rows);
     return { accepted: rows.length, rejected: rejected.sort((a, b) => a.index - b.index) };
   }
 

@@ -1,3 +1,4 @@
+import { CALL_REJECTIONS } from '../../infrastructure/clickhouse/schema';
 import type { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import { REJECTION_REASONS } from '../rejection';
 
@@ -12,7 +13,7 @@ export interface RejectionCounts {
  * account, trunk (withTrunk), from_ms, to_ms; the overview runs it inside its one statement.
  */
 export const rejectionCountsSql = (withTrunk: boolean): string =>
-  `SELECT reason, count() AS n FROM call_rejections FINAL
+  `SELECT reason, count() AS n FROM ${CALL_REJECTIONS.name} FINAL
      WHERE account_id = {account:String} ${withTrunk ? 'AND trunk_id = {trunk:String}' : ''}
        AND at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND at <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
      GROUP BY reason`;

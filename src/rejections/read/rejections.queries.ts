@@ -1,3 +1,4 @@
+import { CALL_REJECTIONS } from '../../infrastructure/clickhouse/schema';
 import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
@@ -108,7 +109,7 @@ async function pageOfRejections(
   const rows = await clickhouse.query<Row>(
     `SELECT rejection_id, toUnixTimestamp64Milli(at) AS at_ms, reason, sip_code, sip_reason, source_address,
             sip_username, from_number, to_number
-     FROM call_rejections FINAL
+     FROM ${CALL_REJECTIONS.name} FINAL
      WHERE account_id = {account:String} AND trunk_id = {trunk:String}
        AND at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC') AND at <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
        ${where.reason !== undefined ? 'AND reason = {reason:String}' : ''}

@@ -1,3 +1,10 @@
+import {
+  columnList,
+  type Expect,
+  type HasColumnsOf,
+  PROJECTION_CHECKPOINTS,
+  TRUNK_DIMENSION as DIMENSION_TABLE,
+} from '../../infrastructure/clickhouse/schema';
 import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import {
   decodePosition,
@@ -37,6 +44,8 @@ interface DimensionRow {
   deleted: number;
   version: number;
 }
+/** DimensionRow is trunk_dimension as migrated (the typecheck fails when they part). */
+export type DimensionRowIsStored = Expect<HasColumnsOf<DimensionRow, typeof DIMENSION_TABLE>>;
 
 /**
  * Projects trunks (name, provider, deleted) from the event store into ClickHouse, so analytics
@@ -58,7 +67,7 @@ export class TrunkDimensionProjector extends CheckpointedFollower implements Reb
   /** The checkpoint row in ClickHouse. */
   protected async loadCheckpoint(): Promise<GlobalPosition | null> {
     const [saved] = await this.clickhouse.query<{ position: string }>(
-      'SELECT argMax(position, version) AS position FROM projection_checkpoints WHERE name = {name:String} HAVING count() > 0',
+      `SELECT argMax(position, version) AS position FROM ${PROJECTION_CHECKPOINTS.name} WHERE name = {name:String} HAVING count() > 0`,
       { name: NAME },
     );
     return saved?.position ? decodePosition(saved.position) : null;
@@ -67,9 +76,9 @@ export class TrunkDimensionProjector extends CheckpointedFollower implements Reb
   /** Rows, then the checkpoint row, then (among instances) the fenced announcement. */
   protected async commit(batch: StoredEvent[], last: GlobalPosition): Promise<void> {
     const rows = await this.rowsOf(batch.filter(changesDimension));
-    if (rows.size > 0) await this.clickhouse.insert('trunk_dimension', [...rows.values()]);
+    if (rows.size > 0) await this.clickhouse.insert(DIMENSION_TABLE.name, [...rows.values()]);
     this.checkpointVersion = Math.max(this.checkpointVersion + 1, Date.now() * 1000);
-    await this.clickhouse.insert('projection_checkpoints', [
+    await this.clickhouse.insert(PROJECTION_CHECKPOINTS.name, [
       { name: NAME, position: encodePosition(last), version: this.checkpointVersion },
     ]);
     await this.options.announce?.(last);
@@ -103,7 +112,7 @@ export class TrunkDimensionProjector extends CheckpointedFollower implements Reb
   private async current(trunkIds: string[]): Promise<Map<string, DimensionRow>> {
     if (trunkIds.length === 0) return new Map();
     const rows = await this.clickhouse.query<DimensionRow>(
-      'SELECT account_id, trunk_id, name, provider, deleted, version FROM trunk_dimension FINAL WHERE trunk_id IN {ids:Array(String)}',
+      `SELECT ${columnList(DIMENSION_TABLE)} FROM ${DIMENSION_TABLE.name} FINAL WHERE trunk_id IN {ids:Array(String)}`,
       { ids: [...new Set(trunkIds)] },
     );
     return new Map(rows.map((r) => [r.trunk_id, { ...r, version: Number(r.version), deleted: Number(r.deleted) }]));

@@ -1,3 +1,4 @@
+import { CALL_STATS_HOURLY } from '../../infrastructure/clickhouse/schema';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
@@ -50,7 +51,7 @@ export class ClickHouseTrunkStats implements TrunkStatsReader {
       latency_sum: number | string;
     }>(
       `SELECT trunk_id, sum(calls) AS calls, sum(connected) AS connected, sum(latency_calls) AS latency_calls, sum(total_latency_sum) AS latency_sum
-       FROM call_stats_hourly
+       FROM ${CALL_STATS_HOURLY.name}
        WHERE account_id = {account:String} AND hour >= toDateTime({day_s:Int64}, 'UTC')
        GROUP BY trunk_id`,
       { account: accountId, day_s: dayStart / 1000 },
