@@ -7,6 +7,8 @@
 #   TLS_CERTIFICATE_FILE, TLS_PRIVATE_KEY_FILE  PEM files, required with a tls: socket
 #   GATEWAY_STATE_DIR      where live dialogs, the record spool and registrations are kept
 #                          (SQLite files, created here; default /var/lib/trunkline-gateway)
+#   GATEWAY_LOOKUP_TIMEOUT seconds a request to Trunkline (lookup, change feed, record) may take
+#                          (default 2); past it the lookup counts as unavailable
 #   SIP_DOMAIN, TRUNKLINE_CA_FILE, MAX_CALLS_PER_TRUNK and the rest: see kamailio.cfg
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,7 +18,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # Kamailio's http_client sends credentials as Basic auth from the URL's user part.
 scheme="${TRUNKLINE_URL%%://*}"
 rest="${TRUNKLINE_URL#*://}"
-export TRUNKLINE_HTTPCON="trunkline=>${scheme}://${TRUNKLINE_GATEWAY_KEY}:@${rest};timeout=2"
+export TRUNKLINE_HTTPCON="trunkline=>${scheme}://${TRUNKLINE_GATEWAY_KEY}:@${rest};timeout=${GATEWAY_LOOKUP_TIMEOUT:-2}"
 
 # State: one SQLite file per writer (dialog timer, usrloc timer, the spool at shutdown), each
 # created from Debian's schema (kamailio-sqlite-modules) or spool.sql when missing.
