@@ -54,15 +54,18 @@ export class MemoryReadModelStore implements ReadModelStore {
     count: number,
     order: Order,
   ): Promise<Page> {
-    const set = this.read(indexKey, 'zset')?.set;
-    const start = set ? set.rankAfter(after.score, after.member, order === 'desc') : 0;
-    return this.page(indexKey, valuePrefix, start, count, order);
+    return this.page(indexKey, valuePrefix, this.rankAfter(indexKey, after, order), count, order);
   }
 
   async zrangeAfter(key: string, after: IndexPosition, count: number, order: Order): Promise<IndexPage> {
-    const set = this.read(key, 'zset')?.set;
-    const start = set ? set.rankAfter(after.score, after.member, order === 'desc') : 0;
+    const start = this.rankAfter(key, after, order);
     return { total: await this.zcard(key), members: await this.zrange(key, start, count, order) };
+  }
+
+  /** The rank, in the list's order, of the first member after a position (0 for a missing set). */
+  private rankAfter(key: string, after: IndexPosition, order: Order): number {
+    const set = this.read(key, 'zset')?.set;
+    return set ? set.rankAfter(after.score, after.member, order === 'desc') : 0;
   }
 
   /** Like EXEC: every op runs even after one fails (no rollback), then the first error is thrown. */
