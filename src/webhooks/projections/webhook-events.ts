@@ -80,13 +80,7 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
       });
       if (d.changes.status === undefined) return [updated];
       // An operator's PATCH of status is a status change too, so one subscription sees them all.
-      const status = {
-        id: d.trunk_id,
-        status: d.changes.status,
-        cause: 'operator',
-        reason: null,
-        changed_at: d.updated_at,
-      };
+      const status = statusChange(d.trunk_id, d.changes.status, 'operator', null, d.updated_at);
       return [updated, base('trunk.status_changed', d.account_id, status, `${event.id}:status`)];
     }
     case 'SipPasswordRotated': {
@@ -113,13 +107,11 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
     case 'TrunkHealthChanged': {
       const d = event.data;
       return [
-        base('trunk.status_changed', d.account_id, {
-          id: d.trunk_id,
-          status: d.status,
-          cause: 'health',
-          reason: d.reason,
-          changed_at: d.changed_at,
-        }),
+        base(
+          'trunk.status_changed',
+          d.account_id,
+          statusChange(d.trunk_id, d.status, 'health', d.reason, d.changed_at),
+        ),
       ];
     }
     case 'AlertTriggered':
@@ -172,4 +164,15 @@ function withListFields(call: Readonly<Record<string, unknown>>): Record<string,
   const out: Record<string, unknown> = {};
   for (const key of CALL_LIST_ITEM_KEYS) out[key] = key in call ? call[key] : key === 'billable_seconds' ? 0 : null;
   return out;
+}
+
+/** `trunk.status_changed`'s payload, whether an operator's PATCH or the health monitor changed it. */
+function statusChange(
+  id: string,
+  status: string,
+  cause: 'operator' | 'health',
+  reason: string | null,
+  changedAt: string,
+): Record<string, unknown> {
+  return { id, status, cause, reason, changed_at: changedAt };
 }
