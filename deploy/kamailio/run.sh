@@ -8,7 +8,9 @@
 #   GATEWAY_STATE_DIR      where live dialogs, the record spool and registrations are kept
 #                          (SQLite files, created here; default /var/lib/trunkline-gateway)
 #   GATEWAY_LOOKUP_TIMEOUT seconds a request to Trunkline (lookup, change feed, record) may take
-#                          (default 2); past it the lookup counts as unavailable
+#                          (default 10); past it the lookup counts as unavailable. Lookups are
+#                          waited for by lookup workers, never SIP workers (trunkline-lookup.cfg)
+#   GATEWAY_LOOKUP_CONCURRENCY lookups in flight at once, one lookup worker each (default 24)
 #   SIP_DOMAIN, TRUNKLINE_CA_FILE, MAX_CALLS_PER_TRUNK and the rest: see kamailio.cfg
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,7 +20,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # Kamailio's http_client sends credentials as Basic auth from the URL's user part.
 scheme="${TRUNKLINE_URL%%://*}"
 rest="${TRUNKLINE_URL#*://}"
-export TRUNKLINE_HTTPCON="trunkline=>${scheme}://${TRUNKLINE_GATEWAY_KEY}:@${rest};timeout=${GATEWAY_LOOKUP_TIMEOUT:-2}"
+export GATEWAY_LOOKUP_TIMEOUT="${GATEWAY_LOOKUP_TIMEOUT:-10}"
+export TRUNKLINE_HTTPCON="trunkline=>${scheme}://${TRUNKLINE_GATEWAY_KEY}:@${rest};timeout=${GATEWAY_LOOKUP_TIMEOUT}"
+# The lookup workers (core async task group "lookups"): one per lookup allowed in flight.
+export TRUNKLINE_LOOKUP_WORKERS="name=lookups;workers=${GATEWAY_LOOKUP_CONCURRENCY:-24}"
 
 # State: one SQLite file per writer (dialog timer, usrloc timer, the spool at shutdown), each
 # created from Debian's schema (kamailio-sqlite-modules) or spool.sql when missing.

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { GatewaySettings, optionsStatus, startGateway } from '../../bench/lib/si
 import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
 import { CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
 import { listedCalls, logged, succeeded, trunkRejections } from './support/records';
+import { startHoldingProxy } from './support/holding-proxy';
 import { caFileOf, provision, SIP_DOMAIN, startTrunkline, TrunklineSettings } from './support/trunkline';
 
 /**
@@ -362,6 +363,67 @@ describe('the reference SIP gateway at its edges', () => {
     succeeded(alone);
     await tunnel.stop();
     await until('the 8 records', async () => (await listed(line.id)).length === 8, SETTLE_DEADLINE_MS);
+  });
+
+  it("answers other trunks and OPTIONS while Trunkline is slow to look one trunk up, and that trunk's calls once it answers", async () => {
+    const slow = await trunk();
+    const other = await trunk();
+    // Trunkline behind a relay that holds the lookups of one trunk until the test lets them go.
+    const proxy = await startHoldingProxy({
+      target: service.origin,
+      cert: service.ca,
+      key: readFileSync(join(settings.dataDir, 'tls', 'key.pem'), 'utf8'),
+      ca: service.ca,
+      holds: (path) => path === `/v1/gateway/trunks/${slow.sip_username.toLowerCase()}`,
+    });
+    const slowPort = await freeUdpPort();
+    // Two SIP workers and four INVITEs whose lookups wait: a gateway whose workers waited for
+    // Trunkline would have none left for anything else. The lookup timeout is far above how long
+    // the lookups are held (under the 30 s a digest nonce lives).
+    const slowGateway = await startGateway(group, {
+      ...gatewaySettings,
+      sipPort: slowPort,
+      listen: `udp:127.0.0.1:${slowPort}`,
+      stateDir: join(dir, 'slow-lookup-state'),
+      trunklineUrl: `${proxy.origin}/v1`,
+      env: { GATEWAY_SIP_WORKERS: '2', GATEWAY_LOOKUP_TIMEOUT: '25' },
+    });
+    try {
+      let slowDone = false;
+      const slowCalls = calls({
+        user: slow.sip_username,
+        password: PASSWORD,
+        calls: 4,
+        rate: 20,
+        pauseMs: 200,
+        gatewayPort: slowPort,
+      }).finally(() => {
+        slowDone = true;
+      });
+      await until('the four lookups held', async () => proxy.held() === 4, SETTLE_DEADLINE_MS);
+      // Meanwhile the gateway answers OPTIONS and completes another trunk's calls.
+      expect(await optionsStatus(slowPort)).toBe(200);
+      succeeded(
+        await calls({ user: other.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, gatewayPort: slowPort }),
+      );
+      expect(await optionsStatus(slowPort)).toBe(200);
+      expect(proxy.held()).toBe(4);
+      expect(slowDone).toBe(false);
+      // Trunkline answers: the held INVITEs go on to their agent.
+      proxy.release();
+      const run = await slowCalls;
+      succeeded(run);
+      expect(run.calls).toHaveLength(4);
+      await until(
+        'the records of both trunks',
+        async () => (await listed(slow.id)).length === 4 && (await listed(other.id)).length === 2,
+        SETTLE_DEADLINE_MS,
+      );
+    } finally {
+      proxy.release();
+      await slowGateway.stop(20_000);
+      await proxy.close();
+    }
   });
 
   it("bans a scanner's burst of made-up names while a real carrier keeps calling, and a flood of requests", async () => {
