@@ -12,7 +12,12 @@ import type {
 } from './child-messages';
 import type { Cleanups } from './cleanups';
 
-const READY_TIMEOUT_MS = 60_000;
+/**
+ * How long a bench's child (an app, a baseline server) may take to start: as long as the slowest
+ * honest start on a busy machine (at 60 s, three benches gave up at load 30 before measuring).
+ * BENCH_READY_TIMEOUT_MS overrides it.
+ */
+const READY_TIMEOUT_MS = Number(process.env.BENCH_READY_TIMEOUT_MS ?? 300_000);
 const STOP_GRACE_MS = 10_000;
 
 export interface ChildOptions {

@@ -6,18 +6,23 @@ import type { ProviderValidator, ValidationResult } from '../../src/infrastructu
 import { WELL_FORMED } from '../contract/provider-validator.contract';
 import { closedPort, startHttpStub, type HttpStub, type StubAnswer } from '../support/provider-stubs';
 
-/** Short enough to keep the suite quick; the stubs answer in well under a millisecond. */
-const TIMEOUT_MS = 300;
+/**
+ * The validators' timeout where the stub answers: as long as anything may take on a busy machine
+ * (at 300 ms a loaded machine had a 200 from the stub count as "did not answer").
+ */
+const TIMEOUT_MS = SETTLE_DEADLINE_MS;
+/** Where the stub never answers, the timeout is what ends the request: short keeps the suite quick. */
+const HANG_TIMEOUT_MS = 300;
 const OPENAI_KEY = WELL_FORMED.openaiKeys[1];
 const EL_KEY = WELL_FORMED.elevenlabsKeys[1];
 const AGENT = WELL_FORMED.agentIds[0];
 
-function liveValidator(base: { openai?: string; elevenlabs?: string }): ProviderValidator {
+function liveValidator(base: { openai?: string; elevenlabs?: string }, timeoutMs = TIMEOUT_MS): ProviderValidator {
   return createProviderValidator({
     mode: 'live',
     openaiApiBase: base.openai ?? 'http://127.0.0.1:1/v1',
     elevenlabsApiBase: base.elevenlabs ?? 'http://127.0.0.1:1/v1',
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
   });
 }
 
@@ -32,8 +37,8 @@ describe('OpenAI key validation against a stand-in', () => {
     stubs.push(started);
     return started;
   };
-  const validateOpenAi = (openai: HttpStub | string) =>
-    liveValidator({ openai: typeof openai === 'string' ? openai : `${openai.url}/v1` }).validate({
+  const validateOpenAi = (openai: HttpStub | string, timeoutMs = TIMEOUT_MS) =>
+    liveValidator({ openai: typeof openai === 'string' ? openai : `${openai.url}/v1` }, timeoutMs).validate({
       provider: 'openai',
       apiKey: OPENAI_KEY,
     });
@@ -92,11 +97,11 @@ describe('OpenAI key validation against a stand-in', () => {
 
   it('reports a provider that never answers as unreachable once the timeout passes', async () => {
     const provider = await stub(() => 'hang');
-    const result = await validateOpenAi(provider);
+    const result = await validateOpenAi(provider, HANG_TIMEOUT_MS);
     expect(result).toEqual({
       ok: false,
       reason: 'unreachable',
-      message: `OpenAI did not answer within ${TIMEOUT_MS} ms`,
+      message: `OpenAI did not answer within ${HANG_TIMEOUT_MS} ms`,
     });
     // The validator gave up by itself (the stub never answers, never closes): its own timeout.
     await until(
@@ -127,8 +132,11 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
     stubs.push(started);
     return started;
   };
-  const validateElevenLabs = (elevenlabs: HttpStub | string, agentId = AGENT) =>
-    liveValidator({ elevenlabs: typeof elevenlabs === 'string' ? elevenlabs : `${elevenlabs.url}/v1` }).validate({
+  const validateElevenLabs = (elevenlabs: HttpStub | string, agentId = AGENT, timeoutMs = TIMEOUT_MS) =>
+    liveValidator(
+      { elevenlabs: typeof elevenlabs === 'string' ? elevenlabs : `${elevenlabs.url}/v1` },
+      timeoutMs,
+    ).validate({
       provider: 'elevenlabs',
       apiKey: EL_KEY,
       agentId,
@@ -206,11 +214,11 @@ describe('ElevenLabs key and agent validation against a stand-in', () => {
 
   it('bounds both requests together by one timeout', async () => {
     const provider = await stub({ user: 200, agent: 'hang' });
-    const result = await validateElevenLabs(provider);
+    const result = await validateElevenLabs(provider, AGENT, HANG_TIMEOUT_MS);
     expect(result).toEqual({
       ok: false,
       reason: 'unreachable',
-      message: `ElevenLabs did not answer within ${TIMEOUT_MS} ms`,
+      message: `ElevenLabs did not answer within ${HANG_TIMEOUT_MS} ms`,
     });
     await until(
       'the validator closes the request it gave up on',

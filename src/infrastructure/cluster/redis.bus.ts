@@ -48,7 +48,13 @@ export class RedisBus implements MessageBus {
     publisher: Redis,
     onError: (err: Error) => void = () => undefined,
   ): Promise<RedisBus> {
-    const subscriber = createRedisClient(url, { connectionName: 'trunkline-bus', onError });
+    // The same command timeout as the publisher (REDIS_COMMAND_TIMEOUT_MS): with the default 1 s
+    // a SUBSCRIBE held up on a busy machine failed the whole start.
+    const subscriber = createRedisClient(url, {
+      connectionName: 'trunkline-bus',
+      onError,
+      commandTimeoutMs: publisher.options.commandTimeout,
+    });
     const bus = new RedisBus(subscriber, publisher);
     await waitForReady(subscriber, 10_000);
     bus.connectedOnce = true;
