@@ -1,5 +1,5 @@
 import { createSocket, Socket } from 'node:dgram';
-import { parseMessage, SipResponse } from '../../media-gateway/src/sip/message';
+import { parseMessage, responseTo, serialize, SipResponse } from '../../media-gateway/src/sip/message';
 
 /** A tone, so the gateway's VAD and the agent see speech: 160 µ-law bytes. */
 const PAYLOAD = Buffer.from(Array.from({ length: 160 }, (_, i) => (i % 2 ? 0x1f : 0x9f)));
@@ -18,6 +18,8 @@ export interface BenchCall {
 
 export class Carrier {
   private readonly pending = new Map<string, (response: SipResponse) => void>();
+  /** Call-IDs the gateway sent a BYE for (each answered 200 OK). */
+  readonly byes = new Set<string>();
   private constructor(
     private readonly sip: Socket,
     private readonly localPort: number,
@@ -25,6 +27,11 @@ export class Carrier {
   ) {
     sip.on('message', (data) => {
       const message = parseMessage(data);
+      if (message?.kind === 'request' && message.method === 'BYE') {
+        this.byes.add(message.headers.get('call-id') ?? '');
+        sip.send(serialize(responseTo(message, 200, 'OK', null)), this.gatewayPort, '127.0.0.1');
+        return;
+      }
       if (message?.kind !== 'response' || message.status < 200) return;
       const key = `${message.headers.get('call-id')}|${message.headers.get('cseq')}`;
       this.pending.get(key)?.(message);
@@ -93,4 +100,3 @@ export function sendFrame(call: BenchCall): void {
   PAYLOAD.copy(packet, 12);
   call.socket.send(packet, call.remotePort, '127.0.0.1');
 }
-

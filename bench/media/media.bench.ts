@@ -105,7 +105,9 @@ async function main(): Promise<void> {
     let echoHeld = 0;
     let n = 0;
     const echoes: EchoStep[] = [];
-    console.log(`media gateway: MEDIA_WORKERS=${threads}; bound: p99 ≤ ${MAX_P99_MS} ms, no frame > ${MAX_LATE_MS} ms late`);
+    console.log(
+      `media gateway: MEDIA_WORKERS=${threads}; bound: p99 ≤ ${MAX_P99_MS} ms, no frame > ${MAX_LATE_MS} ms late`,
+    );
     console.log(
       'calls  p99 held  worst late  late frames  loop delay p99/max  gateway CPU  per call  bench CPU  others  load1 | echo p99  echo CPU',
     );
@@ -164,7 +166,9 @@ async function main(): Promise<void> {
     const echoAtHeld = echoes.find((e) => e.streams === held);
     const echoTop = echoHeld === Math.max(...STEPS) ? '≥ ' : '';
     console.log(`\nheld: ${held} concurrent bridged calls (MEDIA_WORKERS=${threads})`);
-    console.log(`baseline: a bare Node UDP echo held ${echoTop}${echoHeld} streams (round trip p99 ≤ ${MAX_P99_MS} ms)`);
+    console.log(
+      `baseline: a bare Node UDP echo held ${echoTop}${echoHeld} streams (round trip p99 ≤ ${MAX_P99_MS} ms)`,
+    );
     console.log(`ratio of calls held: ${echoHeld > 0 ? f(held / echoHeld) : 'n/a'}${echoTop ? ' (at most)' : ''}`);
     if (held > 0 && echoAtHeld)
       console.log(
@@ -173,7 +177,10 @@ async function main(): Promise<void> {
     if (PROFILE) {
       await gateway.stop(30_000);
       const files = readdirSync(profileDir).map((file) => ({ file: join(profileDir, file) }));
-      for (const line of formatProfiledRun(summarizeProfileFiles(files), 'where the media gateway\'s CPU went (all threads)'))
+      for (const line of formatProfiledRun(
+        summarizeProfileFiles(files),
+        "where the media gateway's CPU went (all threads)",
+      ))
         console.log(line);
     }
   } finally {

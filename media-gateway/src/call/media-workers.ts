@@ -179,7 +179,13 @@ class MediaWorker {
       this.log.error({ worker: this.index, code, calls: legs.length }, 'media worker exited; its calls end');
       this.spawn();
     }
-    const lost = new AgentConnectError('agent_error', true, 503, 'Media worker failed', `media worker exited (${code})`);
+    const lost = new AgentConnectError(
+      'agent_error',
+      true,
+      503,
+      'Media worker failed',
+      `media worker exited (${code})`,
+    );
     for (const waiter of waiting) waiter.reject(lost);
     for (const events of legs) events.onEnd('agent_error', { failureClass: 'agent_error', retryable: true });
   }

@@ -96,5 +96,11 @@ export interface MediaLegFactory {
    * Connects the agent on the port taken (rejects with AgentConnectError, the port released),
    * resolving once it can take audio; `signal` abandons it (CANCEL).
    */
-  open(port: number, options: MediaLegOptions, events: MediaLegEvents, timeoutMs: number, signal: AbortSignal): Promise<MediaLeg>;
+  open(
+    port: number,
+    options: MediaLegOptions,
+    events: MediaLegEvents,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<MediaLeg>;
 }
