@@ -8,7 +8,9 @@ export interface MediaWorkerEntry {
 
 /**
  * The compiled `media-worker.js` beside this file (production runs dist/), else the TypeScript
- * source with swc's hook (npm run test:media, bench:media and jest run the sources).
+ * source with a pure-JavaScript transpiling hook (npm run test:media, bench:media and jest run the
+ * sources): not swc's, whose native addon crashes the process when a worker that loaded it exits
+ * (media-gateway/ts-transpile.hook.js).
  */
 export function resolveMediaWorkerEntry(dir: string = __dirname): MediaWorkerEntry {
   // A process run with --cpu-prof (bench:media) profiles its media workers too.
@@ -17,6 +19,6 @@ export function resolveMediaWorkerEntry(dir: string = __dirname): MediaWorkerEnt
   if (existsSync(compiled)) return { file: compiled, execArgv: profiling };
   return {
     file: join(dir, 'media-worker.ts'),
-    execArgv: [...profiling, '--require', require.resolve('@swc-node/register')],
+    execArgv: [...profiling, '--require', join(dir, '..', '..', 'ts-transpile.hook.js')],
   };
 }
