@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       const loopP99 = Math.max(0, ...loops.map((l) => l.loop_delay_p99_ms));
       const loopMax = Math.max(0, ...loops.map((l) => l.loop_delay_max_ms));
       const ok = ended.length === calls && p99 <= MAX_P99_MS && late <= MAX_LATE_MS;
-      const echo = await echoStep(calls, WINDOW_MS, dir);
+      const echo = await echoStep(group, calls, WINDOW_MS, dir);
       echoes.push(echo);
       if (echo.p99Ms <= MAX_P99_MS && echo.returned >= 0.99) echoHeld = calls;
       console.log(
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     // The echo's own limit, where the gateway stopped first.
     for (const streams of STEPS.filter((s) => s > Math.max(...echoes.map((e) => e.streams)))) {
       if (echoHeld < Math.max(...echoes.map((e) => e.streams))) break;
-      const echo = await echoStep(streams, WINDOW_MS, dir);
+      const echo = await echoStep(group, streams, WINDOW_MS, dir);
       echoes.push(echo);
       console.log(`echo alone at ${streams} streams: p99 ${f(echo.p99Ms)} ms, ${f(echo.cpu, 3)} cores`);
       if (echo.p99Ms <= MAX_P99_MS && echo.returned >= 0.99) echoHeld = streams;

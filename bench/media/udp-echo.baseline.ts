@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process';
 import { createSocket, Socket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sleep } from '../lib/sip/processes';
+import { ProcessGroup, sleep } from '../lib/sip/processes';
 import { cpuSeconds } from './machine';
 
 export interface EchoStep {
@@ -18,17 +17,20 @@ export interface EchoStep {
 
 /**
  * The baseline: a bare Node UDP echo (its own process) fed `streams` × 50 packets/s of 172 bytes,
- * as the gateway is fed by `streams` calls; its round trip p99 and CPU over `windowMs`.
+ * as the gateway is fed by `streams` calls; its round trip p99 and CPU over `windowMs`. It runs at
+ * the media gateway's priority (both `urgent` in the ProcessGroup), so the two compare fairly.
  */
-export async function echoStep(streams: number, windowMs: number, dir: string): Promise<EchoStep> {
+export async function echoStep(group: ProcessGroup, streams: number, windowMs: number, dir: string): Promise<EchoStep> {
   const script = join(dir, 'echo.js');
   writeFileSync(
     script,
-    `const s=require('dgram').createSocket('udp4');s.on('message',(m,r)=>s.send(m,r.port,r.address));s.bind(0,'127.0.0.1',()=>process.send(s.address().port));`,
+    `const s=require('dgram').createSocket('udp4');s.on('message',(m,r)=>s.send(m,r.port,r.address));s.bind(0,'127.0.0.1',()=>console.log('port '+s.address().port));`,
   );
-  const child = fork(script, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  const echo = group.spawn('udp-echo', process.execPath, [script], { urgent: true });
+  const child = echo.child;
   try {
-    const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(Number(p))));
+    while (!/port (\d+)/.test(echo.output())) await sleep(20);
+    const port = Number(/port (\d+)/.exec(echo.output())![1]);
     const rtts: number[] = [];
     let sent = 0;
     let measuring = false;
@@ -63,6 +65,6 @@ export async function echoStep(streams: number, windowMs: number, dir: string): 
     const p99Ms = rtts.length ? rtts[Math.min(rtts.length - 1, Math.ceil(0.99 * rtts.length) - 1)] : Infinity;
     return { streams, p99Ms, returned: rtts.length / Math.max(1, sent), cpu };
   } finally {
-    child.kill();
+    await echo.stop();
   }
 }
