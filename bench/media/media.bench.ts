@@ -151,7 +151,6 @@ async function main(): Promise<void> {
       held = calls;
       heldCpu = cpu;
     }
-    if (process.env.MEDIA_BENCH_DEBUG) console.log(gateway.output().slice(-6000));
     carrier.close();
     await agent.close();
     // The echo's own limit, where the gateway stopped first.
