@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { Call } from './call/call';
 import type { MediaLegFactory } from './call/ports';
-import { RtpPorts } from './call/rtp-ports';
 import type { Settings } from './settings';
 import { SipServer } from './sip/server';
 import { SipTransport } from './sip/transport';
@@ -16,7 +15,7 @@ export class MediaGateway {
   private readonly server: SipServer;
   private readonly directory: TrunkDirectory;
   readonly spool: RecordSpool;
-  private readonly ports: RtpPorts;
+  private readonly finishing = new Set<Promise<void>>();
 
   constructor(
     private readonly settings: Settings,
@@ -26,7 +25,6 @@ export class MediaGateway {
     const client = trunklineClient(settings);
     this.directory = new TrunkDirectory(client, log);
     this.spool = new RecordSpool(settings.spoolDir, client, log);
-    this.ports = new RtpPorts(settings.rtpHost, settings.rtpPortMin, settings.rtpPortMax);
     this.transport = new SipTransport(settings.sipHost, settings.sipPort, {
       message: (message, peer) => {
         try {
@@ -49,10 +47,15 @@ export class MediaGateway {
             server: this.server,
             directory: this.directory,
             spool: this.spool,
-            ports: this.ports,
             media: this.media,
             active: () => this.calls.size,
-            ended: (c) => this.calls.delete(c),
+            ended: (c) => {
+              this.calls.delete(c);
+              // The record waits for the media summary (a worker's reply): stop() waits for it too.
+              const finished = c.finished;
+              this.finishing.add(finished);
+              void finished.finally(() => this.finishing.delete(finished));
+            },
           });
           this.calls.add(call);
           // Registered before start() sends anything, so a quick CANCEL finds it.
@@ -80,6 +83,7 @@ export class MediaGateway {
     for (const call of [...this.calls]) call.shutdown();
     // A moment for the BYEs to leave before the socket closes.
     await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.all(this.finishing);
     this.directory.stop();
     await this.spool.stop();
     await this.transport.stop();

@@ -2,9 +2,9 @@
  * `npm run media-gateway`: the SIP UAS that bridges carriers' RTP to the trunks' agents and reports
  * each call to Trunkline (docs/media-gateway.md). Settings come from the environment, checked once.
  */
-import pino from 'pino';
-import { AgentMediaLegs } from './call/media-leg';
+import { mediaLegs } from './call/media-workers';
 import { MediaGateway } from './gateway';
+import { gatewayLogger } from './logger';
 import { loadSettings, SettingsError } from './settings';
 
 async function main(): Promise<void> {
@@ -19,21 +19,15 @@ async function main(): Promise<void> {
     throw error;
   }
   // The key and the agents' provider keys never reach a log line.
-  const log = pino({
-    level: settings.logLevel,
-    base: { service: 'media-gateway' },
-    redact: {
-      paths: ['gatewayKey', '*.gatewayKey', 'authorization', '*.authorization', '*.api_key', '*.apiKey'],
-      censor: '[redacted]',
-    },
-  });
-  const gateway = new MediaGateway(settings, log, new AgentMediaLegs(settings, log));
+  const log = gatewayLogger(settings);
+  const gateway = new MediaGateway(settings, log, mediaLegs(settings, log));
   const { sipPort } = await gateway.start();
   log.info(
     {
       sip: `${settings.sipHost}:${sipPort}`,
       transports: ['udp', 'tcp'],
       rtp: [settings.rtpPortMin, settings.rtpPortMax],
+      media_workers: settings.mediaWorkers,
     },
     'media gateway listening',
   );

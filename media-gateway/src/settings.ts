@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { ELEVENLABS_CONVAI_URL } from './agent/elevenlabs-convai.agent';
 import { OPENAI_REALTIME_URL } from './agent/openai-realtime.agent';
 
@@ -29,6 +30,13 @@ export interface Settings {
   /** The agent must be connected (WebSocket open and `start` sent) within this long, or the caller gets 480. */
   agentConnectTimeoutMs: number;
   maxCalls: number;
+  /**
+   * Worker threads that carry calls' media (RTP, agent sockets, pacing), each on its own slice of
+   * the RTP port range; 0 keeps every call's media on the main thread. Default: one per CPU.
+   */
+  mediaWorkers: number;
+  /** Every this many ms each media thread logs its calls and event-loop delay (`media loop`); 0: never. */
+  loopReportMs: number;
   /** The providers' WebSocket endpoints (MEDIA_GATEWAY_OPENAI_URL, MEDIA_GATEWAY_ELEVENLABS_URL): the real ones by default, a test's mocks otherwise. */
   openaiUrl: string;
   elevenlabsUrl: string;
@@ -102,6 +110,9 @@ export function loadSettings(env: Env = process.env): Settings {
   const rtpPortMin = integer(env, 'RTP_PORT_MIN', 20000, 1024, 65534);
   const rtpPortMax = integer(env, 'RTP_PORT_MAX', 29999, 1025, 65535);
   if (rtpPortMax - rtpPortMin < 3) throw new SettingsError('RTP_PORT_MAX must be at least RTP_PORT_MIN + 3');
+  const mediaWorkers = integer(env, 'MEDIA_WORKERS', availableParallelism(), 0, 64);
+  if (mediaWorkers > 0 && (rtpPortMax - rtpPortMin + 1) / mediaWorkers < 4)
+    throw new SettingsError('RTP_PORT_MIN..RTP_PORT_MAX must hold at least 4 ports per media worker');
   const trustedSources = (env.TRUSTED_SOURCES ?? '127.0.0.1')
     .split(',')
     .map((s) => s.trim())
@@ -125,6 +136,8 @@ export function loadSettings(env: Env = process.env): Settings {
     mediaTimeoutMs: integer(env, 'MEDIA_TIMEOUT_MS', 10_000, 500, 3_600_000),
     agentConnectTimeoutMs: integer(env, 'AGENT_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     maxCalls: integer(env, 'MAX_CALLS', 500, 1, 100_000),
+    mediaWorkers,
+    loopReportMs: integer(env, 'MEDIA_LOOP_REPORT_MS', 60_000, 0, 3_600_000),
     openaiUrl: websocketUrl(env, 'MEDIA_GATEWAY_OPENAI_URL', OPENAI_REALTIME_URL),
     elevenlabsUrl: websocketUrl(env, 'MEDIA_GATEWAY_ELEVENLABS_URL', ELEVENLABS_CONVAI_URL),
     spoolDir: env.SPOOL_DIR?.trim() || './.data/media-gateway/spool',

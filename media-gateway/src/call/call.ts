@@ -9,8 +9,7 @@ import type { Peer } from '../sip/transport';
 import type { Settings } from '../settings';
 import type { CallRecord, RecordSpool } from '../trunkline/records';
 import type { TrunkAgent, TrunkDirectory } from '../trunkline/trunks';
-import { AgentConnectError, MediaLeg, MediaLegFactory, MediaSummary } from './ports';
-import type { RtpPair, RtpPorts } from './rtp-ports';
+import { AgentConnectError, MediaLeg, MediaLegFactory, MediaRemote, MediaSummary } from './ports';
 
 export interface CallDeps {
   settings: Settings;
@@ -18,7 +17,6 @@ export interface CallDeps {
   server: SipServer;
   directory: TrunkDirectory;
   spool: RecordSpool;
-  ports: RtpPorts;
   media: MediaLegFactory;
   /** Calls up now (the capacity check), and the registry's goodbye when a call ends. */
   active(): number;
@@ -57,7 +55,7 @@ export class Call implements SipCall {
   private state: State = 'setup';
   private lastResponse: SipResponse | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private rtp: RtpPair | null = null;
+  private rtpPort: number | null = null;
   private media: MediaLeg | null = null;
   private negotiated: Negotiated | null = null;
   private trunk: TrunkAgent | null = null;
@@ -67,8 +65,8 @@ export class Call implements SipCall {
   private readonly startedAt = performance.now();
   private ringingAt: Date | null = null;
   private answeredAt: Date | null = null;
-  private lastRtpAt = 0;
-  private held = false;
+  /** The agent is being connected on rtpPort: the open call owns the port until it settles. */
+  private opening = false;
   private sdpVersion = 1;
   private readonly sdpSession = randomInt(1, 2 ** 31);
   /** Pending 2xx awaiting its ACK (§13.3.1.4), or final non-2xx awaiting its ACK (§17.2.1). */
@@ -79,7 +77,8 @@ export class Call implements SipCall {
   private recorded = false;
   private failureClass: string | null = null;
   private retryable: boolean | null = null;
-  private dropped = 0;
+  /** Settled once the record is spooled (the media summary may come from a worker thread). */
+  finished: Promise<void> = Promise.resolve();
   /** Abandons the agent connection when the call ends before it is up (CANCEL while ringing). */
   private readonly connecting = new AbortController();
 
@@ -138,20 +137,20 @@ export class Call implements SipCall {
     if (trunk.status !== 'active') return this.refuse(403, 'Trunk inactive');
     this.trunk = trunk;
     if (this.deps.active() > this.deps.settings.maxCalls) return this.refuse(503, 'Over capacity', 'capacity');
-    const pair = await this.deps.ports.take();
+    const port = await this.deps.media.takePort();
     if (this.state !== 'setup') {
-      if (pair) this.deps.ports.release(pair);
+      if (port !== null) this.deps.media.release(port);
       return;
     }
-    if (!pair) return this.refuse(503, 'No RTP port', 'capacity');
-    this.rtp = pair;
-    pair.rtp.on('message', (packet, from) => this.onRtp(packet, from.address));
-    pair.rtcp.on('message', (packet, from) => this.onRtcp(packet, from.address));
+    if (port === null) return this.refuse(503, 'No RTP port', 'capacity');
+    this.rtpPort = port;
     this.ringingAt = new Date();
     this.respond(180, 'Ringing');
     let media: MediaLeg;
+    this.opening = true;
     try {
       media = await this.deps.media.open(
+        port,
         {
           callId: this.callId,
           recordId: this.recordId,
@@ -161,21 +160,25 @@ export class Call implements SipCall {
           codec: negotiated.codec,
           payloadType: negotiated.payloadType,
           dtmfPayloadType: negotiated.dtmfPayloadType,
-          sendRtp: (packet) => this.sendMedia(packet, false),
-          sendRtcp: (packet) => this.sendMedia(packet, true),
-          onAgentEnd: (reason, failure) => {
+          remote: remoteOf(negotiated),
+          startedAtEpochMs: performance.timeOrigin + this.startedAt,
+        },
+        {
+          onEnd: (reason, failure) => {
+            if (this.state === 'ended') return;
             if (failure) {
               this.failureClass = failure.failureClass;
               this.retryable = failure.retryable;
             }
             this.hangUp(reason);
           },
-          startedAt: this.startedAt,
         },
         this.deps.settings.agentConnectTimeoutMs,
         this.connecting.signal,
       );
     } catch (error) {
+      this.opening = false;
+      this.rtpPort = null;
       if (this.state !== 'setup') return;
       const failure =
         error instanceof AgentConnectError
@@ -193,21 +196,18 @@ export class Call implements SipCall {
         ...(failure.retryable && failure.sipCode === 503 ? ([['retry-after', '30']] as [string, string][]) : []),
       ]);
     }
+    this.opening = false;
     if (this.state !== 'setup') {
       // Cancelled while the agent was connecting.
-      media.close();
+      void media.close();
       return;
     }
     this.media = media;
-    media.hold(negotiated.direction === 'inactive' || negotiated.direction === 'sendonly');
-    this.held = negotiated.direction === 'inactive' || negotiated.direction === 'sendonly';
     this.answeredAt = new Date();
-    this.lastRtpAt = performance.now();
     this.state = 'answered';
     this.finalCode = 200;
     this.finalReason = 'OK';
     this.sendWithRetransmission(200, 'OK', this.answer(offer, negotiated), this.dialog.remoteSeq);
-    this.watchMedia();
   }
 
   onInviteRetransmission(peer: Peer): void {
@@ -296,9 +296,7 @@ export class Call implements SipCall {
     }
     this.peer = peer;
     this.negotiated = negotiated;
-    this.held = negotiated.direction === 'inactive' || negotiated.direction === 'sendonly';
-    this.media?.hold(this.held);
-    this.lastRtpAt = performance.now();
+    this.media?.update(remoteOf(negotiated));
     this.sdpVersion++;
     const cseq = parseCSeq(request.headers.get('cseq')!)!.seq;
     this.sendWithRetransmission(200, 'OK', this.answer(offer, negotiated), cseq, request);
@@ -309,62 +307,11 @@ export class Call implements SipCall {
     return Buffer.from(
       buildAnswer(offer, negotiated, {
         address: settings.rtpAdvertiseAddress,
-        port: this.rtp!.port,
+        port: this.rtpPort!,
         sessionId: this.sdpSession,
         version: this.sdpVersion,
       }),
     );
-  }
-
-  /** RTP from anywhere but the negotiated address is ignored (counted); from there, it is the call's audio. */
-  private onRtp(packet: Buffer, address: string): void {
-    if (this.state === 'ended' || !this.negotiated) return;
-    if (address !== this.negotiated.remoteAddress) {
-      if (this.dropped++ % 500 === 0)
-        this.deps.log.warn({ call: this.recordId, source: address }, 'RTP from an unexpected address ignored');
-      return;
-    }
-    const now = performance.now();
-    this.lastRtpAt = now;
-    try {
-      this.media?.rtp(packet, now);
-    } catch (error) {
-      this.fault(error);
-    }
-  }
-
-  private onRtcp(packet: Buffer, address: string): void {
-    if (this.state === 'ended' || !this.negotiated || address !== this.negotiated.remoteAddress) return;
-    try {
-      this.media?.rtcp(packet, performance.now());
-    } catch (error) {
-      this.fault(error);
-    }
-  }
-
-  private sendMedia(packet: Buffer, rtcp: boolean): void {
-    const n = this.negotiated;
-    if (!this.rtp || !n || this.held || this.state === 'ended' || n.remoteAddress === '0.0.0.0') return;
-    (rtcp ? this.rtp.rtcp : this.rtp.rtp).send(packet, n.remotePort + (rtcp ? 1 : 0), n.remoteAddress);
-  }
-
-  /** No RTP for MEDIA_TIMEOUT_MS while not on hold: BYE, media_timeout. */
-  private watchMedia(): void {
-    const every = Math.min(1_000, this.deps.settings.mediaTimeoutMs / 2);
-    const check = () => {
-      if (this.state === 'ended') return;
-      if (this.held) this.lastRtpAt = performance.now();
-      else if (performance.now() - this.lastRtpAt >= this.deps.settings.mediaTimeoutMs)
-        return this.hangUp('media_timeout');
-      this.timer(check, every);
-    };
-    this.timer(check, every);
-  }
-
-  /** An error inside this call's media ends this call only. */
-  private fault(error: unknown): void {
-    this.deps.log.error({ call: this.recordId, err: (error as Error).message }, 'media failure; ending the call');
-    this.hangUp('agent_error');
   }
 
   /** The gateway ends an answered call: BYE to the caller (§15.1.1), then the one close path. */
@@ -499,18 +446,20 @@ export class Call implements SipCall {
     this.connecting.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    let summary: MediaSummary | null = null;
-    try {
-      summary = this.media?.summary() ?? null;
-      this.media?.close();
-    } catch (error) {
-      this.deps.log.error({ call: this.recordId, err: (error as Error).message }, 'closing the media leg failed');
-    }
+    const media = this.media;
     this.media = null;
-    if (this.rtp) this.deps.ports.release(this.rtp);
-    this.rtp = null;
+    // A port taken but never opened (the call ended before its agent was asked): given back here.
+    if (!media && this.rtpPort !== null && !this.opening) this.deps.media.release(this.rtpPort);
+    this.rtpPort = null;
+    this.finished = (media ? media.close() : Promise.resolve(null))
+      .catch(() => null)
+      .then((summary) => this.recordEnd(answered, reason, summary));
     this.deps.ended(this);
     this.deps.server.remove(this);
+  }
+
+  /** The record, spooled once, and the `call ended` log line. */
+  private recordEnd(answered: boolean, reason: EndReason, summary: MediaSummary | null): void {
     if (this.trunk && !this.recorded) {
       this.recorded = true;
       this.deps.spool.add(this.record(answered, reason, summary));
@@ -590,4 +539,12 @@ export class Call implements SipCall {
   private traceOut(line: string): void {
     this.traceLine('>', line);
   }
+}
+
+function remoteOf(negotiated: Negotiated): MediaRemote {
+  return {
+    address: negotiated.remoteAddress,
+    port: negotiated.remotePort,
+    held: negotiated.direction === 'inactive' || negotiated.direction === 'sendonly',
+  };
 }

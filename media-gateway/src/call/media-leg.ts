@@ -20,14 +20,37 @@ import {
 } from '../media';
 import type { Settings } from '../settings';
 import type { TrunkAgent } from '../trunkline/trunks';
-import { AgentConnectError, MediaLeg, MediaLegFactory, MediaLegOptions, MediaSummary } from './ports';
+import { AgentConnectError, AgentFailureClass, MediaLegOptions, MediaSummary } from './ports';
+
+/** What the agent side of a call is given by the RTP side (BridgedMedia) that owns the sockets. */
+export interface AgentLegOptions extends Omit<MediaLegOptions, 'remote' | 'startedAtEpochMs'> {
+  /** Sends an RTP packet to the caller's negotiated address (or RTCP to its RTCP port). */
+  sendRtp(packet: Buffer): void;
+  sendRtcp(packet: Buffer): void;
+  /** The agent hung up or failed after the answer. */
+  onAgentEnd(
+    reason: 'agent_hangup' | 'agent_error',
+    failure?: { failureClass: AgentFailureClass; retryable: boolean },
+  ): void;
+  /** Monotonic time (this thread's performance.now()) the call's start_time corresponds to. */
+  startedAt: number;
+}
+
+/** The agent side of one call's media: caller packets in, the agent's audio paced out, the measurements. */
+export interface AgentLeg {
+  rtp(packet: Buffer, arrivalMs: number): void;
+  rtcp(packet: Buffer, arrivalMs: number): void;
+  hold(held: boolean): void;
+  close(): void;
+  summary(): MediaSummary;
+}
 
 const clock = monotonicClock;
 const RTCP_EVERY_MS = 5_000;
 const G711_FRAME = 160;
 
 /** Media legs of every provider: a Media Streams WebSocket (custom), OpenAI Realtime or ElevenLabs Conversational AI. */
-export class AgentMediaLegs implements MediaLegFactory {
+export class AgentMediaLegs {
   /** One drift-corrected 20 ms timer for every call's pacer: 200 calls wake the process 50 times a second, not 10,000. */
   private readonly driver = new PacerDriver(clock);
 
@@ -36,7 +59,7 @@ export class AgentMediaLegs implements MediaLegFactory {
     private readonly log: Logger,
   ) {}
 
-  async open(options: MediaLegOptions, timeoutMs: number, signal: AbortSignal): Promise<MediaLeg> {
+  async open(options: AgentLegOptions, timeoutMs: number, signal: AbortSignal): Promise<AgentLeg> {
     const agent = this.agentFor(options.trunk, timeoutMs);
     try {
       await agent.connect(
@@ -137,7 +160,7 @@ export function connectFailure(error: unknown): AgentConnectError {
  * measurements (receive stats, VAD, turns) → agent; agent audio → pacer (20 ms slots) →
  * (µ-law → A-law) → RTP. Buffers for the hot path are allocated once per call.
  */
-class AgentMediaLeg implements MediaLeg {
+class AgentMediaLeg implements AgentLeg {
   private readonly header = newRtpHeader();
   private readonly measured: CallMeasurements;
   private readonly sender: RtpSender;
@@ -154,7 +177,7 @@ class AgentMediaLeg implements MediaLeg {
 
   constructor(
     private readonly agent: AgentPort,
-    private readonly options: MediaLegOptions,
+    private readonly options: AgentLegOptions,
     private readonly log: Logger,
     private readonly driver: PacerDriver,
   ) {

@@ -46,7 +46,21 @@ export interface MediaSummary {
   late_frames: number;
 }
 
-/** What a call's media leg is given: the negotiated stream, the trunk, and how to put packets on the wire. */
+/** Where the caller's RTP goes, and whether the call is on hold, as the last offer/answer said (RFC 3264). */
+export interface MediaRemote {
+  address: string;
+  port: number;
+  /** sendonly / inactive: nothing is sent to the caller, and silence is not a media timeout. */
+  held: boolean;
+}
+
+/** Why the media side ends a call on its own: the agent hung up or failed, a media failure, or no RTP. */
+export type MediaEndReason = 'agent_hangup' | 'agent_error' | 'media_timeout';
+
+/**
+ * What a call's media leg is given: the negotiated stream, the trunk, where the caller is. Plain
+ * data only, so a worker thread can take it (docs/media-gateway.md, "Media workers").
+ */
 export interface MediaLegOptions {
   callId: string;
   recordId: string;
@@ -56,31 +70,37 @@ export interface MediaLegOptions {
   codec: Codec;
   payloadType: number;
   dtmfPayloadType: number | null;
-  /** Sends an RTP packet to the caller's negotiated address (or RTCP to its RTCP port). */
-  sendRtp(packet: Buffer): void;
-  sendRtcp(packet: Buffer): void;
-  /** The agent hung up or failed after the answer: the call sends BYE and ends with this reason. */
-  onAgentEnd(
-    reason: 'agent_hangup' | 'agent_error',
-    failure?: { failureClass: AgentFailureClass; retryable: boolean },
-  ): void;
-  /** Monotonic time (performance.now()) the call's start_time corresponds to, for turn offsets. */
-  startedAt: number;
+  remote: MediaRemote;
+  /** Wall-clock ms (performance.timeOrigin + performance.now()) the call's start_time corresponds to, for turn offsets. */
+  startedAtEpochMs: number;
 }
 
-/** The media of one call: RTP in → agent, agent → paced RTP out, and the measurements. */
+export interface MediaLegEvents {
+  /** The media side ended the call (agent hangup or failure, media timeout, a worker lost): the call sends BYE. */
+  onEnd(reason: MediaEndReason, failure?: { failureClass: AgentFailureClass; retryable: boolean }): void;
+}
+
+/** The media of one call: its RTP sockets, RTP in → agent, agent → paced RTP out, and the measurements. */
 export interface MediaLeg {
-  /** An RTP packet from the caller's negotiated address. */
-  rtp(packet: Buffer, arrivalMs: number): void;
-  rtcp(packet: Buffer, arrivalMs: number): void;
-  /** Hold (re-INVITE sendonly/inactive): nothing is sent to the caller, and silence is not a media timeout. */
-  hold(held: boolean): void;
-  /** Stops timers, closes the agent with a `stop`; idempotent. */
-  close(): void;
-  summary(): MediaSummary;
+  /** A re-INVITE's new remote address and direction. */
+  update(remote: MediaRemote): void;
+  /** Stops timers, closes the agent with a `stop` and the RTP sockets; idempotent. The summary, or null when it was lost. */
+  close(): Promise<MediaSummary | null>;
 }
 
 export interface MediaLegFactory {
-  /** Connects the agent (rejects with AgentConnectError), resolving once it can take audio; `signal` abandons it (CANCEL). */
-  open(options: MediaLegOptions, timeoutMs: number, signal: AbortSignal): Promise<MediaLeg>;
+  /** Binds an RTP/RTCP port pair for a call (null when none is free); `open` or `release` takes it back. */
+  takePort(): Promise<number | null>;
+  release(port: number): void;
+  /**
+   * Connects the agent on the port taken (rejects with AgentConnectError, the port released),
+   * resolving once it can take audio; `signal` abandons it (CANCEL).
+   */
+  open(
+    port: number,
+    options: MediaLegOptions,
+    events: MediaLegEvents,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<MediaLeg>;
 }

@@ -76,8 +76,11 @@ export class SipTransport {
 
   async stop(): Promise<void> {
     for (const connection of this.connections) connection.destroy();
+    // Retransmission timers that outlive their calls (a BYE's Timer E) then send nothing instead of throwing.
+    const udp = this.udp;
+    this.udp = null;
     await Promise.all([
-      new Promise<void>((resolve) => (this.udp ? this.udp.close(() => resolve()) : resolve())),
+      new Promise<void>((resolve) => (udp ? udp.close(() => resolve()) : resolve())),
       new Promise<void>((resolve) => (this.tcp ? this.tcp.close(() => resolve()) : resolve())),
     ]);
   }

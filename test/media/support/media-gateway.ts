@@ -14,6 +14,8 @@ export interface MediaGatewaySettings {
   rtpPortMin: number;
   rtpPortMax: number;
   env?: Record<string, string>;
+  /** Node flags before the entry point (bench:media's --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 /** `media-gateway/src/main.ts` (through swc) as its own process, resolved once it logs that it listens. */
@@ -21,7 +23,7 @@ export async function startMediaGateway(group: ProcessGroup, settings: MediaGate
   const gateway = group.spawn(
     'media-gateway',
     process.execPath,
-    ['-r', '@swc-node/register', join(ROOT, 'media-gateway/src/main.ts')],
+    [...(settings.nodeArgs ?? []), '-r', '@swc-node/register', join(ROOT, 'media-gateway/src/main.ts')],
     {
       cwd: ROOT,
       env: {
