@@ -23,9 +23,10 @@ export class SseConnection {
   private constructor(
     readonly response: IncomingMessage,
     private readonly req: ClientRequest,
+    paused: boolean,
   ) {
     response.setEncoding('utf8');
-    response.on('data', (chunk: string) => this.take(chunk));
+    if (!paused) this.resume();
     const end = () => {
       this.ended = true;
       this.notify();
@@ -35,12 +36,15 @@ export class SseConnection {
     response.on('error', end);
   }
 
-  /** Opens a stream; a non-200 answer is returned with its JSON body instead. */
+  /**
+   * Opens a stream; a non-200 answer is returned with its JSON body instead. `paused`: a client
+   * that reads nothing until resume() (Node stops reading the socket once its buffer is full).
+   */
   static open(
     origin: string,
     ca: string | undefined,
     key: string,
-    options: { lastEventId?: string; query?: string } = {},
+    options: { lastEventId?: string; query?: string; paused?: boolean } = {},
   ): Promise<SseConnection | { status: number; body: any }> {
     return new Promise((resolve, reject) => {
       const url = new URL(`/v1/calls/stream${options.query ? `?${options.query}` : ''}`, origin);
@@ -56,7 +60,7 @@ export class SseConnection {
           },
         },
         (response) => {
-          if (response.statusCode === 200) return resolve(new SseConnection(response, req));
+          if (response.statusCode === 200) return resolve(new SseConnection(response, req, options.paused === true));
           let text = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => (text += chunk));
@@ -92,6 +96,11 @@ export class SseConnection {
         });
       });
     }
+  }
+
+  /** Starts (or restarts) reading. */
+  resume(): void {
+    if (this.response.listenerCount('data') === 0) this.response.on('data', (chunk: string) => this.take(chunk));
   }
 
   close(): void {

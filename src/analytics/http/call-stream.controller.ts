@@ -37,10 +37,13 @@ export class CallStreamController {
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
-    description: 'text/event-stream: events whose `data:` line is the JSON described by CallStreamEventDto.data',
+    description:
+      'text/event-stream: `retry:`, `id:`, `event:` and `data:` lines, one event per blank-line-separated block; each event is described by CallStreamEventDto (its `data:` line is the JSON of `data`)',
     content: {
       'text/event-stream': {
-        schema: { type: 'string', description: `Server-Sent Events, each as ${getSchemaPath(CallStreamEventDto)}` },
+        schema: {
+          anyOf: [{ type: 'string', description: 'The stream as sent' }, { $ref: getSchemaPath(CallStreamEventDto) }],
+        },
       },
     },
   })

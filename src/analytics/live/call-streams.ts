@@ -22,9 +22,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The open live streams of this instance (GET /v1/calls/stream, docs/analytics.md "Calls as they
  * happen"). Each reads the store from its own position: when a notice says its account stored
  * something, else every CALL_STREAM_POLL_MS. What it holds for a client is bounded: it reads
- * again only once what it wrote has left for the socket, and a client that has not taken it
- * within a heartbeat interval, or lets it pass CALL_STREAM_MAX_BUFFER_BYTES, is cut off (it
- * resumes with Last-Event-ID).
+ * again only while it holds less than CALL_STREAM_MAX_BUFFER_BYTES, and a client that leaves it
+ * holding that much for a heartbeat interval is cut off (it resumes with Last-Event-ID).
  */
 @Injectable()
 export class CallStreams implements BeforeApplicationShutdown {
@@ -89,7 +88,7 @@ export class CallStreams implements BeforeApplicationShutdown {
         const more = read.more;
         read = NOTHING;
         if (closed) break;
-        if (buffered() > this.settings.maxBufferBytes || !(await this.drained(buffered, () => closed))) {
+        if (!(await this.roomFor(buffered, () => closed))) {
           this.logger.warn(
             { account_id: accountId, buffered: buffered() },
             'call stream cut: the client is not reading',
@@ -128,10 +127,14 @@ export class CallStreams implements BeforeApplicationShutdown {
     }
   }
 
-  /** True once what was written has left for the socket; false when it has not within a heartbeat interval. */
-  private async drained(buffered: () => number, closed: () => boolean): Promise<boolean> {
+  /**
+   * True once the stream holds less than CALL_STREAM_MAX_BUFFER_BYTES for the client (at once for
+   * a client that reads); false when it still holds that much a heartbeat interval later. What a
+   * stream holds is thus at most the bound plus one round of reads.
+   */
+  private async roomFor(buffered: () => number, closed: () => boolean): Promise<boolean> {
     const until = performance.now() + this.settings.heartbeatMs;
-    while (buffered() > 0 && !closed()) {
+    while (buffered() >= this.settings.maxBufferBytes && !closed()) {
       if (performance.now() > until) return false;
       await sleep(20);
     }
