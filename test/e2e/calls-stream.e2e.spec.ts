@@ -199,9 +199,10 @@ describe('GET /v1/calls/stream: a client that does not read', () => {
     alice = await provisionAccountDirect(app, ['full']);
     trunkId = (await alice.client.post('/v1/trunks', trunkBody())).body.id;
   });
+  let stopped = false;
   afterAll(async () => {
     for (const stream of streams) stream.close();
-    await app.stop();
+    if (!stopped) await app.stop();
   });
 
   it('is cut off with a bounded buffer, and resumes from its last whole event with every record once', async () => {
@@ -243,6 +244,7 @@ describe('GET /v1/calls/stream: a client that does not read', () => {
     // The client now reads what reached it: whole events up to the cut, then the end.
     stalled.resume();
     await stalled.until(() => stalled.ended, 'end of the cut stream');
+    expect(stalled.complete).toBe(false);
     expect(stalled.ended).toBe(true);
     const before = keysOf(stalled.events);
     expect(before.length).toBeLessThan(ids.length);
@@ -253,5 +255,18 @@ describe('GET /v1/calls/stream: a client that does not read', () => {
     const all = [...before, ...keysOf(resumed.events)].map((k) => k.replace(/@\d+$/, ''));
     expect(all.length).toBe(ids.length);
     expect(new Set(all)).toEqual(new Set(ids));
+  });
+
+  it('ends its open streams when the service stops, so the stop does not wait for them', async () => {
+    const open = await SseConnection.open(alice.client.origin, app.running.tls?.cert, alice.key);
+    if (!(open instanceof SseConnection)) throw new Error(`stream refused: ${JSON.stringify(open)}`);
+    streams.push(open);
+    await open.until((events) => events.length > 0, 'ready event');
+    stopped = true;
+    await app.stop();
+    await open.until(() => open.ended, 'the end of the stream');
+    // Ended by the service (the response's last chunk), not cut with the connections the stop
+    // destroys after its grace period.
+    expect(open.complete).toBe(true);
   });
 });

@@ -17,6 +17,8 @@ export class SseConnection {
   /** Comment lines (heartbeats) received. */
   comments = 0;
   ended = false;
+  /** The response ended as HTTP ends one (its last chunk), not by a cut connection. */
+  complete = false;
   private pending = '';
   private readonly waiters = new Set<() => void>();
 
@@ -31,7 +33,10 @@ export class SseConnection {
       this.ended = true;
       this.notify();
     };
-    response.on('end', end);
+    response.on('end', () => {
+      this.complete = true;
+      end();
+    });
     response.on('close', end);
     response.on('error', end);
   }

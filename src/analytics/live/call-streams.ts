@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { Logger } from 'pino';
 import { AppLogger } from '../../platform/logging/logging';
+import { DomainError } from '../../shared/domain-error';
 import { decodeStreamPosition, encodeStreamPosition, StreamPosition } from './call-stream.position';
 import { CallStreamReader, StreamEvent, StreamRead } from './call-stream.reader';
 import { CALL_STREAM_SETTINGS, CallStreamSettings } from './call-stream.settings';
@@ -28,6 +29,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 @Injectable()
 export class CallStreams implements BeforeApplicationShutdown {
   private readonly open = new Set<() => void>();
+  private closing = false;
   private readonly logger: Logger;
 
   constructor(
@@ -41,6 +43,8 @@ export class CallStreams implements BeforeApplicationShutdown {
 
   /** Validates the position and reads the first events, so a bad one is a 400 before any byte is sent. */
   async start(accountId: string, lastEventId: { text: string; param: string } | null): Promise<OpenStream> {
+    if (this.closing)
+      throw new DomainError('service_unavailable', 'This instance is stopping; reconnect', { retryAfterSeconds: 1 });
     const from = lastEventId
       ? decodeStreamPosition(lastEventId.text, lastEventId.param)
       : await this.reader.head(accountId);
@@ -52,8 +56,14 @@ export class CallStreams implements BeforeApplicationShutdown {
     return { body, run: (response) => void this.run(accountId, from, first, body, response) };
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** Ends every open stream and refuses new ones: the service is stopping (clients resume elsewhere). */
+  endAll(): void {
+    this.closing = true;
     for (const stop of [...this.open]) stop();
+  }
+
+  beforeApplicationShutdown(): void {
+    this.endAll();
   }
 
   private async run(
@@ -76,6 +86,7 @@ export class CallStreams implements BeforeApplicationShutdown {
     });
     response.once('close', stop);
     this.open.add(stop);
+    if (this.closing) closed = true;
     const buffered = () => body.writableLength + body.readableLength + response.writableLength;
     let position = from;
     let read: StreamRead = first;
