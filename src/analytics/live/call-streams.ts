@@ -56,6 +56,11 @@ export class CallStreams implements BeforeApplicationShutdown {
     return { body, run: (response) => void this.run(accountId, from, first, body, response) };
   }
 
+  /** Streams open on this instance now. */
+  get openStreams(): number {
+    return this.open.size;
+  }
+
   /** Ends every open stream and refuses new ones: the service is stopping (clients resume elsewhere). */
   endAll(): void {
     this.closing = true;
