@@ -2,6 +2,9 @@ import { ApiClient, expectError } from '../support/http-client';
 import { SseConnection, SseEvent } from '../support/sse-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
+import { CALL_RECORD_WRITER } from '../../src/calls/ingestion/call-ingestion.service';
+import type { CallRecordWriter } from '../../src/calls/ingestion/call-record.writer';
+import { validateCallRecord } from '../../src/calls/ingestion/call-record.validation';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -56,7 +59,8 @@ describe('GET /v1/calls/stream: calls and rejections as they are stored', () => 
   });
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // Read the store every six hours only: what arrives in time was woken by ingestion's notice.
+    app = await startTestApp({ CALL_STREAM_POLL_MS: String(6 * 3_600_000) });
     alice = await provisionAccountDirect(app, ['full']);
     bob = await provisionAccountDirect(app, ['full'], 'Other');
     trunkId = (await alice.client.post('/v1/trunks', trunkBody())).body.id;
@@ -190,7 +194,7 @@ describe('GET /v1/calls/stream: calls and rejections as they are stored', () => 
 describe('GET /v1/calls/stream: a client that does not read', () => {
   const MAX_BUFFER = 64 * 1024;
   let app: TestApp;
-  let alice: { key: string; client: ApiClient };
+  let alice: { accountId: string; key: string; client: ApiClient };
   let trunkId: string;
   const streams: SseConnection[] = [];
 
@@ -255,6 +259,27 @@ describe('GET /v1/calls/stream: a client that does not read', () => {
     const all = [...before, ...keysOf(resumed.events)].map((k) => k.replace(/@\d+$/, ''));
     expect(all.length).toBe(ids.length);
     expect(new Set(all)).toEqual(new Set(ids));
+  });
+
+  it('reads the store on its own every CALL_STREAM_POLL_MS: a record stored with no notice still arrives', async () => {
+    const open = await SseConnection.open(alice.client.origin, app.running.tls?.cert, alice.key);
+    if (!(open instanceof SseConnection)) throw new Error(`stream refused: ${JSON.stringify(open)}`);
+    streams.push(open);
+    await open.until((events) => events.length > 0, 'ready event');
+    // Straight to the writer, past the ingestion service that tells the streams: as if the notice
+    // were lost (another instance's, with the bus reconnecting).
+    const verdict = validateCallRecord({
+      id: 'call_unannounced',
+      trunk_id: trunkId,
+      from: '+14155550100',
+      to: '+14155550199',
+      status: 'connected',
+      start_time: new Date().toISOString(),
+    });
+    if (!verdict.ok) throw new Error(verdict.message);
+    const writer = app.running.app.get<CallRecordWriter>(CALL_RECORD_WRITER, { strict: false });
+    await writer.submit([{ ...verdict.record, account_id: alice.accountId, provider: 'openai' }]);
+    await open.until((events) => events.some((e) => e.data.id === 'call_unannounced'), 'the unannounced call');
   });
 
   it('ends its open streams when the service stops, so the stop does not wait for them', async () => {

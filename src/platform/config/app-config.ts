@@ -86,7 +86,7 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) CONSISTENCY_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10_000) PROJECTION_BATCH_SIZE?: number;
   @IsOptional() @IsString() CONSOLE_DIR?: string;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(50) @Max(60_000) CALL_STREAM_POLL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(50) @Max(86_400_000) CALL_STREAM_POLL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) CALL_STREAM_HEARTBEAT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(4096) @Max(256 * 1024 * 1024) CALL_STREAM_MAX_BUFFER_BYTES?: number;
 }
