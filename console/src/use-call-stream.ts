@@ -32,6 +32,7 @@ export function useCallStream(enabled: boolean, resetKey: string): LiveCall[] {
 
 async function follow(key: string, signal: AbortSignal, take: (call: LiveCall) => void): Promise<void> {
   let lastEventId: string | null = null;
+  let wait = 1000;
   while (!signal.aborted) {
     try {
       const response: Response = await fetch(`${location.origin}/v1/calls/stream`, {
@@ -46,10 +47,13 @@ async function follow(key: string, signal: AbortSignal, take: (call: LiveCall) =
           if (event.event === 'call') take(JSON.parse(event.data) as LiveCall);
         }
       } else if (response.status === 400) lastEventId = null;
+      // 429, 503: as long as the service asks (Retry-After, seconds).
+      else wait = 1000 * Math.min(60, Math.max(1, Number(response.headers.get('retry-after')) || 1));
     } catch {
       // A dropped connection (or the abort): retried below unless aborted.
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = 1000;
   }
 }
 
