@@ -35,6 +35,7 @@ import { OpenApiDocument } from './platform/openapi/openapi.controller';
 import { DomainError } from './shared/domain-error';
 import type { Clock } from './shared/clock';
 import { ShutdownTrace } from './platform/startup/shutdown-trace';
+import { CallStreams } from './analytics/live/call-streams';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -108,6 +109,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const plain = plainServer;
   const trace = new ShutdownTrace(app);
   const close = async () => {
+    // A live stream never finishes by itself: ended first, so in-flight requests can finish.
+    app.get(CallStreams, { strict: false }).endAll();
     trace.step = 'finishing in-flight requests';
     if (front) {
       await front.close();

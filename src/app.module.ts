@@ -11,6 +11,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import {
   auditSettings,
   authSettings,
+  callStreamSettings,
   clusterSettings,
   consoleSettings,
   idempotencySettings,
@@ -24,6 +25,7 @@ import {
 import { AUTH_SETTINGS } from './platform/config/auth.settings';
 import { PROJECTION_SETTINGS } from './eventsourcing/projection.settings';
 import { READ_SETTINGS } from './trunks/read/read.settings';
+import { CALL_STREAM_SETTINGS } from './analytics/live/call-stream.settings';
 import { ReadAheadRoutes } from './access/read-ahead.routes';
 import { WRITE_SETTINGS } from './platform/config/write.settings';
 import { RequestGate } from './access/request-gate';
@@ -68,8 +70,18 @@ export class AppModule {
         { provide: READ_SETTINGS, useValue: readSettings(config) },
         { provide: PROJECTION_SETTINGS, useValue: projectionSettings(config) },
         { provide: AUTH_SETTINGS, useValue: authSettings(config) },
+        { provide: CALL_STREAM_SETTINGS, useValue: callStreamSettings(config) },
       ],
-      exports: [APP_CONFIG, CLOCK, AppLogger, WRITE_SETTINGS, READ_SETTINGS, PROJECTION_SETTINGS, AUTH_SETTINGS],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        AppLogger,
+        WRITE_SETTINGS,
+        READ_SETTINGS,
+        PROJECTION_SETTINGS,
+        AUTH_SETTINGS,
+        CALL_STREAM_SETTINGS,
+      ],
     };
     const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);
     const rateLimiting = RateLimitingModule.forRoot(rateLimitSettings(config), infrastructure);
@@ -98,7 +110,7 @@ export class AppModule {
         AnalyticsModule,
         webhooks,
         audit,
-        RejectionsModule,
+        RejectionsModule.forRoot({ imports: [AnalyticsModule] }),
         ConsoleModule.forRoot(consoleSettings(config)),
       ],
       controllers: [HealthController, OpenApiController],

@@ -2,6 +2,7 @@ import type { ClusterSettings, InfrastructureSettings } from './infrastructure/i
 import { AppConfig, readModelNamespace } from './platform/config/app-config';
 import type { AuthSettings } from './platform/config/auth.settings';
 import type { AuditSettings } from './audit/audit.settings';
+import type { CallStreamSettings } from './analytics/live/call-stream.settings';
 import type { ConsoleSettings } from './console/console.settings';
 import type { ProjectionSettings } from './eventsourcing/projection.settings';
 import type { RateLimitSettings } from './rate-limiting/rate-limiting.module';
@@ -70,6 +71,14 @@ export function projectionSettings(config: AppConfig): ProjectionSettings {
     readModelNamespace: readModelNamespace(config),
     consistencyTimeoutMs: config.consistencyTimeoutMs,
     batchSize: config.projectionBatchSize,
+  };
+}
+
+export function callStreamSettings(config: AppConfig): CallStreamSettings {
+  return {
+    pollMs: config.callStreamPollMs,
+    heartbeatMs: config.callStreamHeartbeatMs,
+    maxBufferBytes: config.callStreamMaxBufferBytes,
   };
 }
 

@@ -381,6 +381,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live stream of call records and rejections as they are stored (Server-Sent Events)
+         * @description The account's call records (`event: call`, each stored version, as GET /v1/calls/changes lists them) and the gateway's rejections (`event: rejection`) as they are stored, within about a second. Without Last-Event-ID it starts at what is stored next; with it, right after that event, with no gap and no repeat (records stored while disconnected, late arrivals with old start times included). Comment lines (`: heartbeat`) keep proxies open. A client that does not read is cut off once the service holds CALL_STREAM_MAX_BUFFER_BYTES for it: resume with Last-Event-ID. Counted as one request. See docs/analytics.md.
+         */
+        get: operations["streamCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1399,6 +1419,45 @@ export interface components {
             mean_concurrent_calls: number;
             /** @description One entry per hour or day touching the range, in order; a call spanning buckets counts in each */
             timeseries: components["schemas"]["ConcurrencyPointDto"][];
+        };
+        RejectionChangeDto: {
+            /** @example rej_2b1f… */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway refused the INVITE
+             */
+            at: string;
+            /** @enum {string} */
+            reason: "auth_failed" | "unknown_user" | "trunk_inactive" | "address_not_allowed" | "over_capacity" | "no_route" | "agent_unreachable" | "agent_error" | "lookup_unavailable" | "agent_busy" | "agent_unavailable" | "source_banned";
+            /** @example 403 */
+            sip_code: number;
+            /** @example Trunk inactive */
+            sip_reason: string | null;
+            /** @description The carrier's IP address */
+            source_address: string;
+            /** @description As the carrier sent it, when well formed */
+            sip_username: string | null;
+            from: string | null;
+            to: string | null;
+            /** @description The trunk it was for (null: the carrier named none of the account's trunks) */
+            trunk_id: string | null;
+            /**
+             * Format: date-time
+             * @description When it was stored (the stream follows this order)
+             */
+            stored_at: string;
+        };
+        CallStreamEventDto: {
+            /**
+             * @description `ready` first (data `{}`: the position the stream starts from), then `call` for every stored version of a call record and `rejection` for every stored rejection
+             * @enum {string}
+             */
+            event: "ready" | "call" | "rejection";
+            /** @description The position after this event: send it back as Last-Event-ID to resume */
+            id: string;
+            /** @description The JSON of the `data:` line: a call as GET /v1/calls/changes lists it, or a rejection */
+            data: components["schemas"]["CallChangeDto"] | components["schemas"]["RejectionChangeDto"] | Record<string, never>;
         };
         CreateWebhookEndpointRequestDto: {
             /**
@@ -5495,6 +5554,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConcurrencyDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamCalls: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id, like the Last-Event-ID header (for clients that cannot set headers; the header wins when both are sent) */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description The id of the last event received: the stream resumes right after it */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `retry:`, `id:`, `event:` and `data:` lines, one event per blank-line-separated block; each event is described by CallStreamEventDto (its `data:` line is the JSON of `data`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string | components["schemas"]["CallStreamEventDto"];
                 };
             };
             /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */

@@ -7,6 +7,7 @@ import type { FuzzWorld } from '../fuzz/support/fuzz-world';
 import { collectionOf, Operation, operationsOf } from '../fuzz/support/openapi-operations';
 import { populate } from '../fuzz/support/populate';
 import { startFuzzApp } from '../fuzz/support/fuzz-session';
+import { SseConnection } from '../support/sse-client';
 
 /**
  * Every route (the app's route table and its OpenAPI description, so new routes are covered
@@ -222,6 +223,50 @@ describe('security matrix: every route × every credential', () => {
     for (const id of theirs) {
       expect(list.text).not.toContain(id);
       expect(exported.text).not.toContain(id);
+    }
+  });
+
+  it("streams none of another account's call records or rejections (GET /v1/calls/stream)", async () => {
+    const ownTrunk = world.pick('/v1/trunks', 'own', 0);
+    const otherTrunk = world.pick('/v1/trunks', 'other', 0);
+    expect([ownTrunk, otherTrunk].every(Boolean)).toBe(true);
+    const stream = await SseConnection.open(app.admin.origin, app.running.tls?.cert, world.keys.own.read);
+    if (!(stream instanceof SseConnection)) throw new Error(`stream refused: ${JSON.stringify(stream)}`);
+    try {
+      await stream.until((events) => events.length > 0, 'ready event');
+      const send = async (key: string, path: string, record: object) => {
+        const response = await app.anonymous.post(path, [record], { key });
+        expect(response.body).toMatchObject({ accepted: 1, rejected: [] });
+      };
+      const call = (id: string, trunk: string) => ({
+        id,
+        trunk_id: trunk,
+        from: '+14155550100',
+        to: '+14155550199',
+        status: 'connected',
+        start_time: new Date().toISOString(),
+      });
+      const rejection = (id: string, trunk: string) => ({
+        id,
+        at: new Date().toISOString(),
+        reason: 'auth_failed',
+        sip_code: 403,
+        source_address: '192.0.2.10',
+        trunk_id: trunk,
+      });
+      // The other account's first, then the own account's: once the own ones arrived, the others
+      // had their chance (each kind is sent in the order stored).
+      await send(world.keys.other.ingest, '/v1/ingest/calls', call('call_matrixTheirs', otherTrunk!));
+      await send(world.keys.other.ingest, '/v1/ingest/rejections', rejection('rej_matrixTheirs', otherTrunk!));
+      await send(world.keys.own.ingest, '/v1/ingest/calls', call('call_matrixMine', ownTrunk!));
+      await send(world.keys.own.ingest, '/v1/ingest/rejections', rejection('rej_matrixMine', ownTrunk!));
+      await stream.until(
+        (events) => ['call_matrixMine', 'rej_matrixMine'].every((id) => events.some((e) => e.data.id === id)),
+        "the own account's call and rejection",
+      );
+      expect(stream.events.filter((e) => e.event !== 'ready').every((e) => e.data.trunk_id === ownTrunk)).toBe(true);
+    } finally {
+      stream.close();
     }
   });
 

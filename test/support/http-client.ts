@@ -46,7 +46,9 @@ export class ApiClient {
       body,
       dispatcher: this.agent,
     });
-    const text = await response.body.text();
+    const text = String(response.headers['content-type'] ?? '').startsWith('text/event-stream')
+      ? await firstEvent(response.body)
+      : await response.body.text();
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -79,6 +81,21 @@ export class ApiClient {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/**
+ * A stream (GET /v1/calls/stream) never ends: a plain call reads up to its first event and leaves,
+ * so the route answers like any other to the suites that try every route (security matrix, fuzz).
+ * Tests of the stream itself use test/support/sse-client.ts.
+ */
+async function firstEvent(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += chunk.toString('utf8');
+    if (text.includes('\n\n')) break;
+  }
+  body.destroy();
+  return text;
 }
 
 /** The envelope of decisions.md: {"error": {"code", "message", "status"}}. */

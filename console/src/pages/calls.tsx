@@ -5,6 +5,7 @@ import { Loading, Problem } from '../components/problem';
 import { fmtDuration, fmtMs, fmtTime } from '../format';
 import { href, navigate } from '../router';
 import { useLoad } from '../use-load';
+import { useCallStream, withLiveCalls } from '../use-call-stream';
 
 const FILTERS = ['trunk_id', 'status', 'direction', 'from', 'to', 'start_date', 'end_date'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -33,6 +34,8 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
     [query.toString()],
   );
   const trunks = useLoad(() => call(api().GET('/trunks', { params: { query: { limit: 100 } } })), []);
+  // New calls appear on the first page as they are stored (GET /v1/calls/stream).
+  const live = useCallStream(!cursor, query.toString());
   const go = (changes: Record<string, string | null>) =>
     navigate('/calls', { ...filters, cursor, trail: trail.join(','), ...changes });
   return (
@@ -54,8 +57,8 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
           <table data-testid="calls-table" aria-busy={calls.loading ? 'true' : 'false'}>
             <TableHead columns={['Start', 'Call', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']} />
             <tbody>
-              {calls.data.calls.map((c) => (
-                <tr>
+              {withLiveCalls(calls.data.calls, live, filters).map((c) => (
+                <tr key={c.id}>
                   <td>{fmtTime(c.start_time)}</td>
                   <td>
                     <a href={href(`/calls/${encodeURIComponent(c.id)}`)}>{c.id}</a>

@@ -1,4 +1,4 @@
-import { CALL_FEED_HORIZON, CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
+import { CALL_FEED_HORIZON, CALL_RECORDS, FEED_HORIZON_IDS } from '../../infrastructure/clickhouse/schema';
 import { stringifyRow } from '../../infrastructure/clickhouse/clickhouse.format';
 import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
 import type { ClusterServices } from '../../infrastructure/cluster/cluster.port';
@@ -200,7 +200,7 @@ export class CallRecordWriter {
     }
     await this.clickhouse.insertJsonEachRow(CALL_RECORDS.name, Buffer.concat(lines));
     this.lastVersion = Math.max(this.lastVersion, highest);
-    await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: 0, version: highest }]);
+    await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.calls, version: highest }]);
   }
 
   /** Strictly increasing across this process: later submissions win. */
@@ -213,7 +213,8 @@ export class CallRecordWriter {
 /** The highest version the sync feed may serve: every INSERT up to it has returned. */
 async function publishedHorizon(clickhouse: ClickHouseExecutor): Promise<number> {
   const [row] = await clickhouse.query<{ version: number | string }>(
-    `SELECT max(version) AS version FROM ${CALL_FEED_HORIZON.name}`,
+    `SELECT max(version) AS version FROM ${CALL_FEED_HORIZON.name} WHERE id = {id:UInt8}`,
+    { id: FEED_HORIZON_IDS.calls },
   );
   return Number(row?.version ?? 0);
 }

@@ -1,4 +1,4 @@
-import { CALL_FEED_HORIZON, CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
+import { CALL_FEED_HORIZON, CALL_RECORDS, FEED_HORIZON_IDS } from '../../infrastructure/clickhouse/schema';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
@@ -35,10 +35,16 @@ export class ListCallChangesHandler implements IQueryHandler<ListCallChanges, Ca
     const rows = await this.clickhouse.query<CallListRow & { version: number | string; stored_ms: number | string }>(
       `SELECT ${LIST_COLUMNS}, version, toUnixTimestamp64Milli(ingested_at) AS stored_ms FROM ${CALL_RECORDS.name}
        WHERE account_id = {account:String} AND sign = 1
-         AND version <= (SELECT max(version) FROM ${CALL_FEED_HORIZON.name})
+         AND version <= (SELECT max(version) FROM ${CALL_FEED_HORIZON.name} WHERE id = {horizon:UInt8})
          AND (version, call_id) > ({after_version:UInt64}, {after_id:String})
        ORDER BY version, call_id LIMIT {limit:UInt32}`,
-      { account: accountId, after_version: after.version, after_id: after.callId, limit: query.limit + 1 },
+      {
+        account: accountId,
+        horizon: FEED_HORIZON_IDS.calls,
+        after_version: after.version,
+        after_id: after.callId,
+        limit: query.limit + 1,
+      },
     );
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
@@ -56,6 +62,22 @@ export class ListCallChangesHandler implements IQueryHandler<ListCallChanges, Ca
     };
   }
 }
+
+/**
+ * A cursor after everything stored so far: where a client that wants only what is stored from now
+ * on starts (the live stream without Last-Event-ID). Versions at the horizon are all before it.
+ */
+export async function headOfCallFeed(clickhouse: ClickHouseExecutor): Promise<string> {
+  const [row] = await clickhouse.query<{ version: number | string }>(
+    `SELECT max(version) AS version FROM ${CALL_FEED_HORIZON.name} WHERE id = {horizon:UInt8}`,
+    { horizon: FEED_HORIZON_IDS.calls },
+  );
+  return encodePosition({ version: Number(row?.version ?? 0), callId: '\uffff' });
+}
+
+/** The cursor right after one record of the feed: resuming from it lists what follows that record. */
+export const feedCursorAfter = (call: { id: string; version: number }): string =>
+  encodePosition({ version: call.version, callId: call.id });
 
 function encodePosition(position: Position): string {
   return Buffer.from(JSON.stringify(['feed', position.version, position.callId])).toString('base64url');

@@ -106,11 +106,20 @@ export const CALL_RECORDS = defineTable('call_records', {
   mos: 'Nullable(Float64)',
 });
 
-/** The highest version whose INSERT returned: the sync feed serves versions up to it (migration 6). */
+/**
+ * The highest position whose INSERT returned, one row per feed (FEED_HORIZON_IDS): a feed serves
+ * positions up to it (migration 6).
+ */
 export const CALL_FEED_HORIZON = defineTable('call_feed_horizon', {
   id: 'UInt8',
   version: 'SimpleAggregateFunction(max, UInt64)',
 });
+
+/**
+ * The feeds that keep a horizon: call records (by version) and rejections (by ingested_at in
+ * milliseconds, docs/analytics.md "Calls as they happen"). Every read of a horizon names its id.
+ */
+export const FEED_HORIZON_IDS = { calls: 0, rejections: 1 } as const;
 
 /** One row per INVITE the SIP gateway refused (migration 3). */
 export const CALL_REJECTIONS = defineTable('call_rejections', {

@@ -86,6 +86,9 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) CONSISTENCY_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10_000) PROJECTION_BATCH_SIZE?: number;
   @IsOptional() @IsString() CONSOLE_DIR?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(50) @Max(86_400_000) CALL_STREAM_POLL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) CALL_STREAM_HEARTBEAT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(4096) @Max(256 * 1024 * 1024) CALL_STREAM_MAX_BUFFER_BYTES?: number;
 }
 
 export interface AppConfig {
@@ -150,6 +153,10 @@ export interface AppConfig {
   projectionBatchSize: number;
   /** The built operator console served at /console (Vite's output). */
   consoleDir: string;
+  /** The live call stream (docs/analytics.md "Calls as they happen"): read interval without a notice, heartbeat, buffer bound. */
+  callStreamPollMs: number;
+  callStreamHeartbeatMs: number;
+  callStreamMaxBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +239,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consistencyTimeoutMs: parsed.CONSISTENCY_TIMEOUT_MS ?? 5000,
     projectionBatchSize: parsed.PROJECTION_BATCH_SIZE ?? 2000,
     consoleDir: resolve(parsed.CONSOLE_DIR ?? builtConsoleDir()),
+    callStreamPollMs: parsed.CALL_STREAM_POLL_MS ?? 1000,
+    callStreamHeartbeatMs: parsed.CALL_STREAM_HEARTBEAT_MS ?? 15_000,
+    callStreamMaxBufferBytes: parsed.CALL_STREAM_MAX_BUFFER_BYTES ?? 1024 * 1024,
   };
 }
 

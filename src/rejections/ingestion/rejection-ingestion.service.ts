@@ -1,12 +1,16 @@
-import { CALL_REJECTIONS } from '../../infrastructure/clickhouse/schema';
-import { Inject, Injectable } from '@nestjs/common';
+import { CALL_FEED_HORIZON, CALL_REJECTIONS, FEED_HORIZON_IDS } from '../../infrastructure/clickhouse/schema';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLICKHOUSE, ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
+import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
+import { MutexTimeoutError, RedisMutex } from '../../infrastructure/cluster/redis.mutex';
+import { DomainError } from '../../shared/domain-error';
 import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
 import { chDateTime } from '../../calls/ingestion/call-record.row';
 import { recordLines } from '../../platform/http/ndjson.parser';
 import { gatewayRecordCodec, trunkKeys, trunkViewCodec } from '../../trunks/projections/trunk-view';
 import { Rejection, RejectionRow } from '../rejection';
 import { validateRejection } from './rejection.validation';
+import { REJECTION_BATCH_OBSERVER, RejectionBatchObserver } from './rejection-batch-observer.port';
 
 export interface RefusedRecord {
   index: number;
@@ -33,10 +37,21 @@ interface Owner {
  */
 @Injectable()
 export class RejectionIngestion {
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly mutex: RedisMutex | null;
+
   constructor(
     @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
     @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor,
-  ) {}
+    @Optional() @Inject(CLUSTER) cluster: ClusterServices | null = null,
+    @Optional() @Inject(REJECTION_BATCH_OBSERVER) private readonly observer: RejectionBatchObserver | null = null,
+  ) {
+    // Instances sharing a ClickHouse server take turns across processes too (see store()).
+    this.mutex =
+      cluster && clickhouse.kind === 'server'
+        ? new RedisMutex(cluster.redis, `${cluster.namespace}lock:call-rejections`)
+        : null;
+  }
 
   async ingest(accountId: string | null, body: unknown, now: Date): Promise<RejectionIngestResult> {
     const rejected: RefusedRecord[] = [];
@@ -63,8 +78,41 @@ export class RejectionIngestion {
         rejected.push({ index, id: rejection.id, code: 'unknown_trunk', message });
       }
     });
-    if (rows.length > 0) await this.clickhouse.insert(CALL_REJECTIONS.name, rows);
+    if (rows.length > 0) await this.stored(rows, now);
     return { accepted: rows.length, rejected: rejected.sort((a, b) => a.index - b.index) };
+  }
+
+  /**
+   * Stores the rows for the live stream's order (docs/analytics.md, "Calls as they happen"): one
+   * INSERT at a time, each stamped above the published horizon, which is raised only after the
+   * INSERT returned; a reader that serves up to the horizon never passes a row still landing.
+   */
+  private async stored(rows: RejectionRow[], now: Date): Promise<void> {
+    const write = async () => {
+      const [row] = await this.clickhouse.query<{ ms: number | string }>(
+        `SELECT max(version) AS ms FROM ${CALL_FEED_HORIZON.name} WHERE id = {id:UInt8}`,
+        { id: FEED_HORIZON_IDS.rejections },
+      );
+      const at = Math.max(now.getTime(), Number(row?.ms ?? 0) + 1);
+      const stamp = chDateTime(new Date(at));
+      await this.clickhouse.insert(
+        CALL_REJECTIONS.name,
+        rows.map((r) => ({ ...r, ingested_at: stamp })),
+      );
+      await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.rejections, version: at }]);
+    };
+    const turn = this.chain.then(() => (this.mutex ? this.mutex.withLock(write) : write()));
+    this.chain = turn.catch(() => undefined);
+    try {
+      await turn;
+    } catch (error) {
+      if (error instanceof MutexTimeoutError)
+        throw new DomainError('service_unavailable', 'Rejection ingestion is busy; retry shortly', {
+          retryAfterSeconds: 1,
+        });
+      throw error;
+    }
+    this.observer?.rejectionsStored([...new Set(rows.map((r) => r.account_id))]);
   }
 
   /** Each rejection's account and trunk (null: a trunk id not in the key's account), in one read. */

@@ -58,3 +58,15 @@ export class CallRejectionListDto {
   @ApiProperty({ type: [CallRejectionDto] }) rejections!: CallRejectionDto[];
   @ApiProperty({ type: CallRejectionPaginationDto }) pagination!: CallRejectionPaginationDto;
 }
+
+/** A rejection as the live stream sends it: with its trunk and when it was stored. */
+export class RejectionChangeDto extends CallRejectionDto {
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The trunk it was for (null: the carrier named none of the account's trunks)",
+  })
+  trunk_id!: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When it was stored (the stream follows this order)' })
+  stored_at!: string;
+}

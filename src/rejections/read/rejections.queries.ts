@@ -26,7 +26,7 @@ export class ListTrunkRejections {
 
 const DAY = 86_400_000;
 
-type Row = Pick<
+export type Row = Pick<
   RejectionRow,
   | 'rejection_id'
   | 'reason'
@@ -137,7 +137,7 @@ async function pageOfRejections(
   };
 }
 
-function present(row: Row): CallRejectionDto {
+export function present(row: Row): CallRejectionDto {
   return {
     id: row.rejection_id,
     at: new Date(Number(row.at_ms)).toISOString(),

@@ -63,8 +63,11 @@ export function operationsOf(document: Schema): Operation[] {
       for (const [status, response] of Object.entries<Schema>(op.responses ?? {})) {
         const resolved = resolveRefs(response, document);
         const json = resolved.content?.['application/json']?.schema;
-        // A text response (the audit export's NDJSON or CSV) documents a string schema per type.
-        const text = Object.values<Schema>(resolved.content ?? {}).find((media) => media.schema?.type === 'string');
+        // A text response (the audit export's NDJSON or CSV) documents a string schema per type; the
+        // call stream's text/event-stream, a string or (documentation) the event it carries.
+        const isText = (schema: Schema | undefined) =>
+          schema?.type === 'string' || (schema?.anyOf ?? []).some((s: Schema) => s.type === 'string');
+        const text = Object.values<Schema>(resolved.content ?? {}).find((media) => isText(media.schema));
         responses[status] = json ?? text?.schema ?? null;
       }
       operations.push({
