@@ -18,9 +18,10 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
   const cursor = query.get('cursor');
   const trail = (query.get('trail') ?? '').split(',').filter(Boolean);
   const calls = useLoad(
-    () =>
+    (signal) =>
       call(
         api().GET('/calls', {
+          signal,
           params: {
             query: {
               limit: 25,
@@ -32,7 +33,9 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
       ),
     [query.toString()],
   );
-  const trunks = useLoad(() => call(api().GET('/trunks', { params: { query: { limit: 100 } } })), []);
+  const trunks = useLoad((signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 100 } } })), []);
+  // Names for the trunk column, from the list the trunk filter loads anyway (no request per row).
+  const trunkNames = new Map(trunks.data?.trunks.map((t) => [t.id, t.name]) ?? []);
   const go = (changes: Record<string, string | null>) =>
     navigate('/calls', { ...filters, cursor, trail: trail.join(','), ...changes });
   return (
@@ -52,13 +55,20 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
             {calls.data.pagination.total} matching calls
           </p>
           <table data-testid="calls-table" aria-busy={calls.loading ? 'true' : 'false'}>
-            <TableHead columns={['Start', 'Call', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']} />
+            <TableHead
+              columns={['Start', 'Call', 'Trunk', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']}
+            />
             <tbody>
               {calls.data.calls.map((c) => (
                 <tr>
                   <td>{fmtTime(c.start_time)}</td>
                   <td>
                     <a href={href(`/calls/${encodeURIComponent(c.id)}`)}>{c.id}</a>
+                  </td>
+                  <td>
+                    <a href={href(`/trunks/${encodeURIComponent(c.trunk_id)}`)}>
+                      {trunkNames.get(c.trunk_id) ?? c.trunk_id}
+                    </a>
                   </td>
                   <td>{c.from}</td>
                   <td>{c.to}</td>
