@@ -69,7 +69,7 @@ export function TrunkLatency({ trunkId, events }: { trunkId: string; events: Sch
           yLabel="ms"
           y2Label="calls"
           markers={markers}
-          xRange={[Date.parse(range.start) / 1000, Date.parse(range.end) / 1000]}
+          xRange={xRangeOf(data[0] as number[], range)}
         />
       )}
       {stats.data && <Capacity concurrency={stats.data.concurrency} main={stats.data.main} span={span} />}
@@ -142,3 +142,11 @@ const CONCURRENCY_SERIES = [
   { label: 'Peak', color: '#7c3aed' },
   { label: 'Mean', color: '#0e7490', dash: [6, 4] },
 ];
+
+/** Half an hour of margin around the first and last hourly bars (drawn whole), and up to now so a change made this hour shows. */
+function xRangeOf(x: number[], range: RangeChoice): [number, number] {
+  const half = 1_800;
+  const end = Date.parse(range.end) / 1000;
+  if (x.length === 0) return [Date.parse(range.start) / 1000, end];
+  return [x[0] - half, Math.max(end, x[x.length - 1] + half)];
+}
