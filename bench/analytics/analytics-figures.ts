@@ -22,6 +22,14 @@ export interface Series {
   headline: Headline;
 }
 
+/** GET /v1/analytics/concurrency over the bench's range: the account, then its busiest trunk. */
+export interface ConcurrencySeries {
+  label: string;
+  samplesMs: number[];
+  peak: number;
+  buckets: number;
+}
+
 export interface AnalyticsReport {
   machine: Host & { chdb: string; loadAverageBeforeMeasuring: number; loadAverageAtEnd: number };
   load: AppLoadFigures;
@@ -31,4 +39,5 @@ export interface AnalyticsReport {
   series: Series[];
   pages: PageCosts;
   statements: StatementTime[];
+  concurrency: ConcurrencySeries[];
 }

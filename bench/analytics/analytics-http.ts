@@ -82,6 +82,32 @@ export async function timeOverview(
   };
 }
 
+interface Concurrency {
+  peak_concurrent_calls: number;
+  timeseries: unknown[];
+}
+
+/** The whole range of GET /v1/analytics/concurrency for the account or one trunk, and what it answered. */
+export async function timeConcurrency(
+  api: ApiClient,
+  range: { start: Date; end: Date; hourly: boolean; trunkId?: string },
+  warmup: number,
+  runs: number,
+): Promise<{ samplesMs: number[]; peak: number; buckets: number }> {
+  const query = new URLSearchParams({
+    start_date: range.start.toISOString(),
+    end_date: range.end.toISOString(),
+    granularity: range.hourly ? 'hourly' : 'daily',
+    ...(range.trunkId ? { trunk_id: range.trunkId } : {}),
+  });
+  let last: Concurrency | null = null;
+  const samplesMs = await timeSequential(warmup, runs, async () => {
+    last = await api.get<Concurrency>(`/v1/analytics/concurrency?${query}`);
+  });
+  const answer = last! as Concurrency;
+  return { samplesMs, peak: answer.peak_concurrent_calls, buckets: answer.timeseries.length };
+}
+
 interface CallPage {
   calls: { id: string; start_time: string }[];
   pagination: { next_cursor: string | null; total: number };

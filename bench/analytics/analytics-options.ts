@@ -19,6 +19,11 @@ const COMMAND = {
     },
     warmup: { type: 'integer', default: 5, min: 0, help: 'discarded requests before each measured series' },
     runs: { type: 'integer', default: 50, help: 'measured /v1/analytics/overview requests per granularity' },
+    'concurrency-runs': {
+      type: 'integer',
+      default: 10,
+      help: 'measured /v1/analytics/concurrency requests (account, then one trunk), daily buckets',
+    },
     'raw-runs': { type: 'integer', default: 10, help: 'measured raw-row computations per granularity' },
     'pg-runs': { type: 'integer', default: 5, help: 'measured PostgreSQL computations per granularity' },
     pages: { type: 'integer', default: 1000, help: 'cursor page to reach in GET /v1/calls' },

@@ -34,6 +34,8 @@ export function formatAnalyticsReport(r: AnalyticsReport, options: AnalyticsBenc
     '',
     ...pageLines(r),
     '',
+    ...concurrencyLines(r),
+    '',
     "where the time goes: each statement alone through the app's chDB executor, 5 runs after 1 warm-up",
     ...r.statements.map((st) => `  ${st.label}: p50 ${ms(st.p50Ms)} ms, p95 ${ms(st.p95Ms)} ms`),
   ];
@@ -116,5 +118,20 @@ function pageLines(r: AnalyticsReport): string[] {
       : `  offset=${n((p.pages - 1) * p.pageSize)} (same rows: ${p.sameRows ? 'yes' : 'NO'}): p50 ${ms(offset.p50)} ms, p95 ${ms(offset.p95)} ms (${n(offset.p50 / first.p50, 2)}x page 1 at p50)`,
     `  the walk from page 1 to ${n(p.walkMs.length)} by next_cursor: ${ms(total / 1000)} s, per page p50 ${ms(walk.p50)} ms, p95 ${ms(walk.p95)} ms;` +
       ` page 1 ${ms(p.walkMs[0])} ms, page ${n(p.walkMs.length)} ${ms(p.walkMs[p.walkMs.length - 1])} ms`,
+  ];
+}
+
+/** GET /v1/analytics/concurrency beside the overview of the same range (daily), the same run's baseline. */
+function concurrencyLines(r: AnalyticsReport): string[] {
+  const overview = summaryOf(r, 'app', 'daily');
+  return [
+    `GET /v1/analytics/concurrency, the same ${r.load.rows.toLocaleString('en-US')} calls' range (no aggregate: one sweep over the calls in range):`,
+    ...r.concurrency.map((c) => {
+      const s = summarize(c.samplesMs);
+      return (
+        `  ${c.label}: ${s.runs} runs, p50 ${ms(s.p50)} ms, p95 ${ms(s.p95)} ms (min ${ms(s.min)}, max ${ms(s.max)});` +
+        ` ${n(s.p50 / overview.p50, 1)}x the daily overview at p50; peak ${n(c.peak)} calls at once, ${c.buckets} buckets`
+      );
+    }),
   ];
 }

@@ -6,8 +6,8 @@ import { Cleanups, dropSchema, tempDir } from '../lib/cleanups';
 import { describeHost, loadAverageNow } from '../lib/machine';
 import { getUntilOk } from '../lib/probe';
 import { startApp } from '../lib/start-app';
-import type { AnalyticsReport, AppLoadFigures, Series } from './analytics-figures';
-import { ApiClient, measurePages, overviewPath, timeOverview } from './analytics-http';
+import type { AnalyticsReport, AppLoadFigures, ConcurrencySeries, Series } from './analytics-figures';
+import { ApiClient, measurePages, overviewPath, timeConcurrency, timeOverview } from './analytics-http';
 import type { AnalyticsOps, AnalyticsReadyExtra, ExportResult, TimedRuns } from './analytics-messages';
 import { type AnalyticsBenchOptions, parseAnalyticsOptions } from './analytics-options';
 import { loadPostgres, timePostgresOverview } from './analytics-postgres';
@@ -76,6 +76,7 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     const timed = await timeOverview(api, overviewPath(from, to, hourly), options.warmup, options.runs);
     series.push(named('app', hourly, `app over HTTPS (aggregates + raw edges), ${granularity(hourly)}`, timed));
   }
+  const concurrency = await measureConcurrency(api, { from, to }, options);
   for (const hourly of [true, false]) {
     progress(`raw rows in chDB, ${granularity(hourly)}`);
     const timed = await app.request('raw', {
@@ -131,7 +132,35 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     series,
     pages,
     statements,
+    concurrency,
   };
+}
+
+/*
+ * GET /v1/analytics/concurrency over the same range: it has no aggregate table, so its cost grows
+ * with the calls in the range (docs/analytics.md). The whole account, then its busiest trunk (the
+ * console's trunk page asks for one trunk); the overview's series above are its same-run baseline.
+ */
+async function measureConcurrency(
+  api: ApiClient,
+  range: { from: Date; to: Date },
+  options: AnalyticsBenchOptions,
+): Promise<ConcurrencySeries[]> {
+  const overview = await api.get<{ by_trunk: { trunk_id: string }[] }>(overviewPath(range.from, range.to, false));
+  const busiest = overview.by_trunk[0]?.trunk_id;
+  const series: ConcurrencySeries[] = [];
+  for (const trunkId of [undefined, busiest]) {
+    const label = trunkId ? 'one trunk (the busiest), daily' : 'whole account, daily';
+    progress(`GET /v1/analytics/concurrency, ${label}`);
+    const timed = await timeConcurrency(
+      api,
+      { start: range.from, end: range.to, hourly: false, trunkId },
+      1,
+      options.concurrencyRuns,
+    );
+    series.push({ label, ...timed });
+  }
+  return series;
 }
 
 async function postgresSeries(

@@ -2,35 +2,60 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
 export interface Loaded<T> {
+  /** The answer for the current deps only: never an older range's or page's data. */
   data: T | null;
   error: ApiError | null;
   loading: boolean;
   reload: () => void;
 }
 
-/** Runs `load` when `deps` change; a late answer to an older request never overwrites a newer one. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({
-    data: null,
-    error: null,
-    loading: true,
-  });
-  const generation = useRef(0);
-  // The render that brings new deps comes before the effect that starts their request: until that
-  // request is under way, what is shown belongs to the old deps, so it counts as loading.
-  const started = useRef<(() => void) | null>(null);
+interface State<T> {
+  data: T | null;
+  error: ApiError | null;
+  /** The run (one per deps) the data belongs to. */
+  owner: unknown;
+}
+
+/**
+ * Runs `load` when `deps` change, with an AbortSignal that is aborted when the deps change again,
+ * on reload and when the page is left: the requests of a range or page nobody looks at any more
+ * are cancelled, and a late answer (one that beat the abort) is dropped. Data loaded for other deps
+ * is never returned; a reload of the same deps keeps showing the last answer until the new one.
+ */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<State<T>>({ data: null, error: null, owner: null });
+  const [busy, setBusy] = useState(false);
+  const current = useRef<AbortController | null>(null);
   const run = useCallback(() => {
-    started.current = run;
-    const mine = ++generation.current;
-    setState((previous) => ({ ...previous, loading: true }));
-    load().then(
-      (data) => mine === generation.current && setState({ data, error: null, loading: false }),
-      (error: unknown) =>
-        mine === generation.current && setState({ data: null, error: asApiError(error), loading: false }),
+    current.current?.abort();
+    const controller = new AbortController();
+    current.current = controller;
+    setBusy(true);
+    const settle = (next: Omit<State<T>, 'owner'>) => {
+      if (controller.signal.aborted) return;
+      current.current = null;
+      setState({ ...next, owner: run });
+      setBusy(false);
+    };
+    load(controller.signal).then(
+      (data) => settle({ data, error: null }),
+      (error: unknown) => settle({ data: null, error: asApiError(error) }),
     );
   }, deps);
-  useEffect(run, [run]);
-  return { ...state, loading: state.loading || started.current !== run, reload: run };
+  useEffect(() => {
+    run();
+    return () => {
+      current.current?.abort();
+      current.current = null;
+    };
+  }, [run]);
+  const mine = state.owner === run;
+  return {
+    data: mine ? state.data : null,
+    error: mine ? state.error : null,
+    loading: !mine || busy,
+    reload: run,
+  };
 }
 
 export function asApiError(error: unknown): ApiError {

@@ -30,7 +30,12 @@ export function LatencyWaterfall({ call }: { call: Call }) {
   return (
     <div class="waterfall" data-testid="latency-waterfall">
       <table>
-        <caption>Average answer latency: {fmtMs(total)}</caption>
+        <caption>
+          Mean response time per agent answer: {fmtMs(total)}{' '}
+          <span class="muted">
+            (this call's averages of carrier lag, gateway processing and AI latency, end to end)
+          </span>
+        </caption>
         <tbody>
           {rows.map((row) => (
             <tr>
@@ -55,7 +60,34 @@ export function LatencyWaterfall({ call }: { call: Call }) {
             );
           })}
         </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">ms</th>
+            <td class="bar-cell">
+              <div class="time-axis" data-testid="waterfall-axis">
+                {ticks(scale).map((tick) => (
+                  <span class="tick" style={{ left: `${(100 * tick) / scale}%` }}>
+                    {number.format(tick)}
+                  </span>
+                ))}
+              </div>
+            </td>
+            <td />
+          </tr>
+        </tfoot>
       </table>
     </div>
   );
+}
+
+const number = new Intl.NumberFormat('en');
+
+/** Round ticks from 0 up to `max` ms, about five of them (1, 2 or 5 × a power of ten apart). */
+export function ticks(max: number): number[] {
+  const raw = max / 5;
+  const power = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const out: number[] = [];
+  for (let t = 0; t <= max; t += step) out.push(t);
+  return out;
 }

@@ -30,6 +30,8 @@ interface Props {
   markers?: Marker[];
   /** The x range in Unix seconds (default: the data's); a range up to now shows a change made in the current hour. */
   xRange?: [number, number];
+  /** A fixed range for the right axis (a success rate stays 0-100: one point is not a cliff). */
+  y2Range?: [number, number];
   height?: number;
 }
 
@@ -76,6 +78,7 @@ function options(props: Props, width: number): Options {
     scales: {
       x: { time: true, ...(props.xRange ? { range: () => props.xRange! } : {}) },
       y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] },
+      ...(props.y2Range ? { y2: { range: () => props.y2Range! } } : {}),
     },
     axes: [
       { stroke: '#44505f' },

@@ -21,8 +21,8 @@ const FIELDS = ['name', 'metric', 'comparison', 'threshold', 'window_minutes', '
 
 /** Latency and quality alert rules, their state, and the form to add one. */
 export function AlertsPage() {
-  const rules = useLoad(() => call(api().GET('/alert-rules', { params: { query: { limit: 100 } } })), []);
-  const trunks = useLoad(() => call(api().GET('/trunks', { params: { query: { limit: 100 } } })), []);
+  const rules = useLoad((signal) => call(api().GET('/alert-rules', { signal, params: { query: { limit: 100 } } })), []);
+  const trunks = useLoad((signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 100 } } })), []);
   const { problem, run } = useAction(rules.reload);
   const remove = (id: string) => run(() => call(api().DELETE('/alert-rules/{id}', { params: { path: { id } } })));
   return (
@@ -59,6 +59,7 @@ export function AlertsPage() {
           </tbody>
         </table>
       )}
+      {rules.data?.alert_rules.length === 0 && <p class="muted">No alert rules yet: add one above.</p>}
     </section>
   );
 }

@@ -21,7 +21,7 @@ const ACCOUNTLESS: Scope[] = ['admin', 'gateway'];
 
 /** Admin keys: accounts, and each account's keys with their usage; issue (shown once) and revoke. */
 export function ApiKeysPage() {
-  const accounts = useLoad(() => call(api().GET('/accounts', { params: { query: { limit: 100 } } })), []);
+  const accounts = useLoad((signal) => call(api().GET('/accounts', { signal, params: { query: { limit: 100 } } })), []);
   const [accountId, setAccountId] = useState<string>('');
   if (accounts.error) return <Problem error={accounts.error} what="manage API keys (it needs the admin scope)" />;
   if (!accounts.data) return <Loading />;
@@ -80,9 +80,12 @@ function NewAccount({ onCreated }: { onCreated: (id: string) => void }) {
 
 function AccountKeys({ accountId }: { accountId: string | null }) {
   const keys = useLoad(
-    () =>
+    (signal) =>
       call(
-        api().GET('/api-keys', { params: { query: { limit: 100, ...(accountId ? { account_id: accountId } : {}) } } }),
+        api().GET('/api-keys', {
+          signal,
+          params: { query: { limit: 100, ...(accountId ? { account_id: accountId } : {}) } },
+        }),
       ),
     [accountId],
   );
@@ -152,6 +155,7 @@ function AccountKeys({ accountId }: { accountId: string | null }) {
           </tbody>
         </table>
       )}
+      {keys.data?.api_keys.length === 0 && <p class="muted">No keys yet for this account: issue one above.</p>}
     </>
   );
 }

@@ -8,7 +8,14 @@ import { href } from '../router';
 import { useLoad } from '../use-load';
 
 export function CallDetailPage({ id }: { id: string }) {
-  const detail = useLoad(() => call(api().GET('/calls/{id}', { params: { path: { id } } })), [id]);
+  const detail = useLoad((signal) => call(api().GET('/calls/{id}', { signal, params: { path: { id } } })), [id]);
+  const trunkId = detail.data?.trunk_id;
+  // The trunk's name (a deleted trunk answers 404: then its id stands in).
+  const trunk = useLoad(
+    (signal) =>
+      trunkId ? call(api().GET('/trunks/{id}', { signal, params: { path: { id: trunkId } } })) : Promise.resolve(null),
+    [trunkId],
+  );
   if (detail.error) return <Problem error={detail.error} what="read calls" />;
   if (!detail.data) return <Loading />;
   const c = detail.data;
@@ -38,7 +45,10 @@ export function CallDetailPage({ id }: { id: string }) {
         Call <code>{c.id}</code>
       </h1>
       <p>
-        Trunk <a href={href(`/trunks/${encodeURIComponent(c.trunk_id)}`)}>{c.trunk_id}</a>
+        Trunk{' '}
+        <a href={href(`/trunks/${encodeURIComponent(c.trunk_id)}`)} data-testid="call-trunk">
+          {trunk.data?.name ?? c.trunk_id}
+        </a>
       </p>
       <div class="columns">
         <dl class="facts">

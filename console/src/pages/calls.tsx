@@ -19,9 +19,10 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
   const cursor = query.get('cursor');
   const trail = (query.get('trail') ?? '').split(',').filter(Boolean);
   const calls = useLoad(
-    () =>
+    (signal) =>
       call(
         api().GET('/calls', {
+          signal,
           params: {
             query: {
               limit: 25,
@@ -33,7 +34,9 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
       ),
     [query.toString()],
   );
-  const trunks = useLoad(() => call(api().GET('/trunks', { params: { query: { limit: 100 } } })), []);
+  const trunks = useLoad((signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 100 } } })), []);
+  // Names for the trunk column, from the list the trunk filter loads anyway (no request per row).
+  const trunkNames = new Map(trunks.data?.trunks.map((t) => [t.id, t.name]) ?? []);
   // New calls appear on the first page as they are stored (GET /v1/calls/stream).
   const live = useCallStream(!cursor, query.toString());
   const go = (changes: Record<string, string | null>) =>
@@ -55,13 +58,20 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
             {calls.data.pagination.total} matching calls
           </p>
           <table data-testid="calls-table" aria-busy={calls.loading ? 'true' : 'false'}>
-            <TableHead columns={['Start', 'Call', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']} />
+            <TableHead
+              columns={['Start', 'Call', 'Trunk', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']}
+            />
             <tbody>
               {withLiveCalls(calls.data.calls, live, filters).map((c) => (
                 <tr key={c.id}>
                   <td>{fmtTime(c.start_time)}</td>
                   <td>
                     <a href={href(`/calls/${encodeURIComponent(c.id)}`)}>{c.id}</a>
+                  </td>
+                  <td>
+                    <a href={href(`/trunks/${encodeURIComponent(c.trunk_id)}`)}>
+                      {trunkNames.get(c.trunk_id) ?? c.trunk_id}
+                    </a>
                   </td>
                   <td>{c.from}</td>
                   <td>{c.to}</td>

@@ -38,9 +38,10 @@ export function rangeOf(query: URLSearchParams, now = Date.now()): RangeChoice {
   };
 }
 
-export function overview(range: RangeChoice, trunkId?: string): Promise<Overview> {
+export function overview(range: RangeChoice, trunkId?: string, signal?: AbortSignal): Promise<Overview> {
   return call(
     api().GET('/analytics/overview', {
+      signal,
       params: {
         query: { start_date: range.start, end_date: range.end, granularity: range.granularity, trunk_id: trunkId },
       },
@@ -48,19 +49,30 @@ export function overview(range: RangeChoice, trunkId?: string): Promise<Overview
   );
 }
 
-/** Each of the busiest trunks' own timeseries, for the latency-by-trunk chart. */
-export async function trunkSeries(range: RangeChoice, main: Overview, count = 5) {
+/**
+ * Each of the busiest trunks' own timeseries, for the latency-by-trunk chart, aligned on the main
+ * answer's buckets (a bucket a trunk's answer lacks is a gap, never a shifted point).
+ */
+export async function trunkSeries(range: RangeChoice, main: Overview, signal: AbortSignal, count = 5) {
   const trunks = main.by_trunk.slice(0, count);
-  const answers = await Promise.all(trunks.map((trunk) => overview(range, trunk.trunk_id)));
-  return trunks.map((trunk, i) => ({ trunk, series: answers[i].timeseries }));
+  const answers = await Promise.all(trunks.map((trunk) => overview(range, trunk.trunk_id, signal)));
+  return trunks.map((trunk, i) => {
+    const byTime = new Map(answers[i].timeseries.map((p) => [p.timestamp, p]));
+    return { trunk, series: main.timeseries.map((p) => byTime.get(p.timestamp) ?? null) };
+  });
 }
 
-export async function inParallel(jobs: (() => Promise<void>)[], width: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) await jobs[next++]();
-  };
-  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
+/** Whether a bucket is cut by the range's start or end (fewer hours or minutes than the others). */
+export function partialBuckets(range: RangeChoice, timestamps: string[]): boolean[] {
+  const step = range.granularity === 'hourly' ? HOUR : DAY;
+  const start = Date.parse(range.start);
+  const end = Date.parse(range.end);
+  return timestamps.map((t) => {
+    const from = Date.parse(t);
+    return from < start || from + step > end;
+  });
 }
+
+export const bucketMs = (granularity: Granularity) => (granularity === 'hourly' ? HOUR : DAY);
 
 export const PALETTE = ['#1f6feb', '#c2410c', '#15803d', '#7c3aed', '#b91c1c', '#0e7490'];

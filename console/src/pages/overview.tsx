@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import type { AlignedData } from 'uplot';
 import { api, call, type Schemas } from '../api';
 import { TableHead } from '../components/table-head';
@@ -8,14 +8,14 @@ import { fmtInt, fmtMs, fmtPct } from '../format';
 import { href } from '../router';
 import { useLoad } from '../use-load';
 import { RangePicker } from './range-picker';
-import { overview, PALETTE, rangeOf, trunkSeries } from './overview-data';
+import { bucketMs, overview, PALETTE, partialBuckets, rangeOf, type RangeChoice, trunkSeries } from './overview-data';
 
 type Overview = Schemas['AnalyticsOverviewDto'];
 
 export function OverviewPage({ query }: { query: URLSearchParams }) {
   const range = useMemo(() => rangeOf(query), [query.toString()]);
-  const main = useLoad(() => overview(range), [range]);
-  const alerts = useLoad(() => call(api().GET('/alert-rules', {})), []);
+  const main = useLoad((signal) => overview(range, undefined, signal), [range]);
+  const alerts = useLoad((signal) => call(api().GET('/alert-rules', { signal })), []);
   return (
     <section>
       <div class="page-head">
@@ -25,7 +25,7 @@ export function OverviewPage({ query }: { query: URLSearchParams }) {
       {main.error && <Problem error={main.error} what="read analytics" />}
       {!main.data && !main.error && <Loading />}
       {main.data && <Figures data={main.data} />}
-      {main.data && <Charts key={query.toString()} range={range} data={main.data} />}
+      {main.data && <Charts range={range} data={main.data} />}
       {main.data && <Breakdowns data={main.data} />}
       <h2>Active alerts</h2>
       {alerts.error && <Problem error={alerts.error} what="read alert rules" />}
@@ -38,6 +38,8 @@ function Figures({ data }: { data: Overview }) {
   const tiles: [string, string][] = [
     ['Calls', fmtInt(data.summary.total_calls)],
     ['Success rate', fmtPct(data.summary.success_rate)],
+    ['Call minutes', fmtInt(Math.round(data.summary.total_duration_seconds / 60))],
+    ['Billable minutes', fmtInt(Math.round(data.summary.total_billable_seconds / 60))],
     ['Avg latency', fmtMs(data.performance.avg_total_latency_ms)],
     ['p50 latency', fmtMs(data.performance.p50_latency_ms)],
     ['p95 latency', fmtMs(data.performance.p95_latency_ms)],
@@ -57,19 +59,29 @@ function Figures({ data }: { data: Overview }) {
   );
 }
 
-type Extra = { trunks: Awaited<ReturnType<typeof trunkSeries>> };
-
-function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Overview }) {
-  const [extra, setExtra] = useState<Extra | null>(null);
-  useEffect(() => {
-    trunkSeries(range, data).then(
-      (trunks) => setExtra({ trunks }),
-      () => setExtra({ trunks: [] }),
-    );
-  }, [data]);
-  const x = data.timeseries.map((p) => Date.parse(p.timestamp) / 1000);
+/**
+ * The charts of one answer. Figures, the calls chart and the latency chart come from the main
+ * answer (one request); the busiest trunks' chart from one request per trunk, started once the
+ * main answer names them and cancelled with it when the range changes or the page is left.
+ */
+function Charts({ range, data }: { range: RangeChoice; data: Overview }) {
+  const trunks = useLoad((signal) => trunkSeries(range, data, signal), [data]);
+  const x = useMemo(() => data.timeseries.map((p) => Date.parse(p.timestamp) / 1000), [data]);
+  const partial = useMemo(
+    () =>
+      partialBuckets(
+        range,
+        data.timeseries.map((p) => p.timestamp),
+      ),
+    [data],
+  );
   const volume = useMemo<AlignedData>(
-    () => [x, data.timeseries.map((p) => p.calls), data.timeseries.map((p) => (p.calls ? p.success_rate : null))],
+    () => [
+      x,
+      data.timeseries.map((p, i) => (partial[i] ? null : p.calls)),
+      data.timeseries.map((p, i) => (partial[i] ? p.calls : null)),
+      data.timeseries.map((p) => (p.calls ? p.success_rate : null)),
+    ],
     [data],
   );
   // Every bucket carries its own percentiles: the latency chart needs no request of its own.
@@ -85,25 +97,35 @@ function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Over
     ];
   }, [data]);
   const byTrunk = useMemo<AlignedData | null>(
-    () => extra && [x, ...extra.trunks.map(({ series }) => series.map((p) => (p.calls ? p.avg_latency_ms : null)))],
-    [extra],
+    () =>
+      trunks.data && [x, ...trunks.data.map(({ series }) => series.map((p) => (p?.calls ? p.avg_latency_ms : null)))],
+    [trunks.data],
   );
   // Children's effects (uPlot draws) run before these: the first marks the figures and the main
   // charts drawn, the second every chart with its per-bucket and per-trunk detail.
   useEffect(() => {
     performance.mark('tl:overview-drawn');
-  }, []);
+  }, [data]);
+  const complete = Boolean(trunks.data || trunks.error);
   useEffect(() => {
-    if (extra) performance.mark('tl:overview-complete');
-  }, [extra]);
+    if (complete) performance.mark('tl:overview-complete');
+  }, [complete, data]);
   const trunkSeriesSpecs = useMemo(
-    () =>
-      (extra?.trunks ?? []).map(({ trunk }, i) => ({ label: trunk.trunk_name, color: PALETTE[i % PALETTE.length] })),
-    [extra],
+    () => (trunks.data ?? []).map(({ trunk }, i) => ({ label: trunk.trunk_name, color: PALETTE[i % PALETTE.length] })),
+    [trunks.data],
   );
   const unit = range.granularity === 'hourly' ? 'hour' : 'day';
+  // Half a bucket on each side: the first and last bars are drawn whole.
+  const half = bucketMs(range.granularity) / 2000;
+  const xRange: [number, number] = [x[0] - half, x[x.length - 1] + half];
+  const partials = partial.filter(Boolean).length;
   return (
-    <div class="charts" data-testid="overview-charts" data-complete={extra ? 'true' : undefined}>
+    <div
+      class="charts"
+      data-testid="overview-charts"
+      data-range={range.range}
+      data-complete={complete ? 'true' : undefined}
+    >
       <TimeChart
         id="volume"
         title={`Calls and success rate per ${unit}`}
@@ -112,7 +134,15 @@ function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Over
         series={VOLUME_SERIES}
         yLabel="calls"
         y2Label="success %"
+        y2Range={[0, 100]}
+        xRange={xRange}
       />
+      {partials > 0 && (
+        <p class="muted chart-note" data-testid="partial-note">
+          Lighter bars: {partials === 1 ? 'a bucket' : 'buckets'} the range cuts ({PARTIAL_NOTE[unit]}), so fewer calls
+          there says nothing by itself.
+        </p>
+      )}
       <TimeChart
         id="latency"
         title={`Latency per ${unit} (average, p50, p95, p99)`}
@@ -120,24 +150,30 @@ function Charts({ range, data }: { range: ReturnType<typeof rangeOf>; data: Over
         data={latency}
         series={LATENCY_SERIES}
         yLabel="ms"
+        xRange={xRange}
       />
-      {!extra && <Loading label="Loading the busiest trunks…" />}
-      {byTrunk && extra && extra.trunks.length > 0 && (
+      {trunks.error && <Problem error={trunks.error} what="read the busiest trunks' latency" />}
+      {!complete && <Loading label="Loading the busiest trunks…" />}
+      {byTrunk && trunks.data && trunks.data.length > 0 && (
         <TimeChart
           id="latency-by-trunk"
           title={`Average latency per ${unit}, busiest trunks`}
-          summary={extra.trunks.map(({ trunk }) => trunk.trunk_name).join(', ')}
+          summary={trunks.data.map(({ trunk }) => trunk.trunk_name).join(', ')}
           data={byTrunk}
           series={trunkSeriesSpecs}
           yLabel="ms"
+          xRange={xRange}
         />
       )}
     </div>
   );
 }
 
+const PARTIAL_NOTE = { hour: 'the hour the range starts in and the current hour', day: 'the first and the last day' };
+
 const VOLUME_SERIES = [
   { label: 'Calls', color: '#1f6feb', bars: true },
+  { label: 'Calls (partial bucket)', color: '#93b4e8', bars: true },
   { label: 'Success rate %', color: '#15803d', scale: 'y2' as const },
 ];
 const LATENCY_SERIES = [
@@ -205,8 +241,39 @@ function Breakdowns({ data }: { data: Overview }) {
             ))}
           </tbody>
         </table>
+        {data.by_trunk.length === 0 && <p class="muted">No calls in this range.</p>}
+        <Failures data={data} />
       </div>
     </div>
+  );
+}
+
+/** Failed calls by failure class (docs/sip-gateway.md's taxonomy), the largest first. */
+function Failures({ data }: { data: Overview }) {
+  const classes = Object.entries(data.failures.by_class ?? {})
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const failed = classes.reduce((sum, [, n]) => sum + n, 0);
+  return (
+    <>
+      <h2>Failures by class</h2>
+      {failed === 0 ? (
+        <p class="muted">No failed call in this range.</p>
+      ) : (
+        <table data-testid="failures-table">
+          <TableHead columns={['Failure class', 'Calls', 'Share of failures']} />
+          <tbody>
+            {classes.map(([name, n]) => (
+              <tr>
+                <td>{name.replace(/_/g, ' ')}</td>
+                <td>{fmtInt(n)}</td>
+                <td>{fmtPct((100 * n) / failed)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }
 

@@ -7,7 +7,7 @@ import { href, navigate } from '../router';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { TrunkForm } from './trunk-form';
-import { HistoryTimeline } from './trunk-history';
+import { HistoryTimeline, settingFields } from './trunk-history';
 import { TrunkLatency } from './trunk-latency';
 
 type Trunk = Schemas['TrunkDetailDto'];
@@ -15,11 +15,12 @@ type Trunk = Schemas['TrunkDetailDto'];
 export function TrunkDetailPage({ id, query }: { id: string; query: URLSearchParams }) {
   const asOf = query.get('as_of');
   const trunk = useLoad(
-    () => call(api().GET('/trunks/{id}', { params: { path: { id }, query: asOf ? { as_of: asOf } : {} } })),
+    (signal) =>
+      call(api().GET('/trunks/{id}', { signal, params: { path: { id }, query: asOf ? { as_of: asOf } : {} } })),
     [id, asOf],
   );
   const history = useLoad(
-    () => call(api().GET('/trunks/{id}/events', { params: { path: { id }, query: { limit: 100 } } })),
+    (signal) => call(api().GET('/trunks/{id}/events', { signal, params: { path: { id }, query: { limit: 100 } } })),
     [id],
   );
   const reload = () => {
@@ -61,6 +62,9 @@ function TrunkHead({ trunk, asOf, onChanged }: { trunk: Trunk; asOf: string | nu
     ['SIP endpoint', trunk.sip_endpoint],
     ['Agent endpoint', trunk.custom_endpoint ?? '–'],
     ['ElevenLabs agent', trunk.elevenlabs_agent_id ?? '–'],
+    ...settingFields('vad', trunk.vad),
+    ...settingFields('provider_settings', trunk.provider_settings),
+    ...settingFields('allowed_addresses', trunk.allowed_addresses),
     ['Created', fmtTime(trunk.created_at)],
     ['Updated', fmtTime(trunk.updated_at)],
   ];

@@ -20,7 +20,34 @@ function changesOf(event: HistoryEvent): [string, string][] {
     .filter(
       ([name]) => !['trunk_id', 'account_id', 'created_at', 'updated_at', 'rotated_at', 'deleted_at'].includes(name),
     )
-    .map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]);
+    .flatMap(([name, value]) => settingFields(name, value));
+}
+
+const LABELS: Record<string, string> = {
+  vad: 'Voice detection',
+  provider_settings: 'Provider',
+  threshold: 'threshold',
+  prefix_padding_ms: 'prefix padding (ms)',
+  silence_duration_ms: 'silence before end of turn (ms)',
+  allowed_addresses: 'Allowed addresses',
+};
+
+/**
+ * A setting as "name: value" lines an operator reads: nested settings (voice detection, provider)
+ * one line per field, lists joined, empty ones as "–"; never raw JSON.
+ */
+export function settingFields(name: string, value: unknown): [string, string][] {
+  const label = LABELS[name] ?? name.replace(/_/g, ' ');
+  if (value == null) return [[label, '–']];
+  if (Array.isArray(value)) return [[label, value.length ? value.map(String).join(', ') : '–']];
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return [[label, '–']];
+    return entries.flatMap(([field, inner]) =>
+      settingFields(field, inner).map(([l, v]): [string, string] => [`${label}: ${l}`, v]),
+    );
+  }
+  return [[label, String(value)]];
 }
 
 export function eventTitle(type: string): string {

@@ -10,7 +10,10 @@ import { TrunkForm } from './trunk-form';
 export function TrunksPage() {
   const [offset, setOffset] = useState(0);
   const [creating, setCreating] = useState(false);
-  const trunks = useLoad(() => call(api().GET('/trunks', { params: { query: { limit: 25, offset } } })), [offset]);
+  const trunks = useLoad(
+    (signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 25, offset } } })),
+    [offset],
+  );
   return (
     <section>
       <div class="page-head">

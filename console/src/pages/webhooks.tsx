@@ -23,7 +23,10 @@ const EVENT_TYPES: EventType[] = [
 
 /** Webhook endpoints: create (secret shown once), enable or disable, send a test, rotate, delete. */
 export function WebhooksPage() {
-  const endpoints = useLoad(() => call(api().GET('/webhook-endpoints', { params: { query: { limit: 100 } } })), []);
+  const endpoints = useLoad(
+    (signal) => call(api().GET('/webhook-endpoints', { signal, params: { query: { limit: 100 } } })),
+    [],
+  );
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const { problem, run: act } = useAction(endpoints.reload);
   return (
@@ -103,6 +106,11 @@ export function WebhooksPage() {
           </tbody>
         </table>
       )}
+      {endpoints.data?.webhook_endpoints.length === 0 && (
+        <p class="muted" data-testid="endpoints-empty">
+          No endpoints yet: add one above to receive events.
+        </p>
+      )}
     </section>
   );
 }
@@ -158,9 +166,10 @@ function NewEndpoint({ onCreated }: { onCreated: (created: Schemas['WebhookEndpo
 export function WebhookDeliveriesPage({ id }: { id: string }) {
   const [status, setStatus] = useState('');
   const deliveries = useLoad(
-    () =>
+    (signal) =>
       call(
         api().GET('/webhook-endpoints/{id}/deliveries', {
+          signal,
           params: { path: { id }, query: { limit: 50, ...(status ? { status: status as 'pending' } : {}) } },
         }),
       ),
@@ -218,6 +227,9 @@ export function WebhookDeliveriesPage({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
+      )}
+      {deliveries.data?.deliveries.length === 0 && (
+        <p class="muted">No deliveries{status ? ` with status ${status}` : ''} yet.</p>
       )}
     </section>
   );
