@@ -1,4 +1,7 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import { redactCredentials } from '../../event-store/event-store.logger';
 import { fromClickHouseCode, isPortError } from '../clickhouse.errors';
@@ -7,6 +10,8 @@ import {
   type ClickHouseExecutor,
   ClickHouseQueryError,
   ClickHouseUnavailableError,
+  EXPORT_FORMATS,
+  type ExportFormat,
   type QueryParams,
 } from '../clickhouse.port';
 
@@ -82,6 +87,38 @@ export class ServerClickHouse implements ClickHouseExecutor {
       });
       await drain(result.stream);
     });
+  }
+
+  /**
+   * The response body is piped to `<file>.part` as it arrives (the socket is read only as fast as
+   * the disk takes it: constant memory), then renamed. wait_end_of_query=1 makes the server finish
+   * (spilling to its own temporary file) before it answers, so an error is an HTTP error, never a
+   * 200 body cut in the middle.
+   */
+  async exportToFile(
+    sql: string,
+    params: QueryParams | undefined,
+    format: ExportFormat,
+    file: string,
+  ): Promise<{ bytes: number }> {
+    if (!EXPORT_FORMATS.includes(format)) throw new ClickHouseQueryError(`invalid export format: ${String(format)}`);
+    const query_params = bindParams(params);
+    const part = `${file}.part`;
+    try {
+      await this.run(async () => {
+        const result = await this.client.exec({
+          query: `${sql}\nFORMAT ${format}`,
+          query_params,
+          clickhouse_settings: { wait_end_of_query: 1 },
+        });
+        await pipeline(result.stream, createWriteStream(part));
+      });
+      await rename(part, file);
+    } catch (error) {
+      await rm(part, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    return { bytes: (await stat(file)).size };
   }
 
   async ping(): Promise<void> {
