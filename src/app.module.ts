@@ -13,6 +13,7 @@ import {
   authSettings,
   clusterSettings,
   consoleSettings,
+  exportSettings,
   idempotencySettings,
   infrastructureSettings,
   projectionSettings,
@@ -45,6 +46,7 @@ import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
 import { TrunksModule } from './trunks/trunks.module';
 import { CallsModule } from './calls/calls.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { ExportsModule } from './exports/exports.module';
 
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
@@ -99,6 +101,7 @@ export class AppModule {
         webhooks,
         audit,
         RejectionsModule,
+        ExportsModule.forRoot(exportSettings(config)),
         ConsoleModule.forRoot(consoleSettings(config)),
       ],
       controllers: [HealthController, OpenApiController],
