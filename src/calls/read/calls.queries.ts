@@ -190,7 +190,10 @@ function turnsOf(stored: string): TurnDto[] {
 }
 
 /** The list filters of GET /v1/calls (an export applies the same). */
-export type CallFilters = Pick<ListCallsQueryDto, 'trunk_id' | 'status' | 'from' | 'to' | 'direction' | 'start_date' | 'end_date'>;
+export type CallFilters = Pick<
+  ListCallsQueryDto,
+  'trunk_id' | 'status' | 'from' | 'to' | 'direction' | 'start_date' | 'end_date'
+>;
 
 /**
  * Every filter is a bound parameter; the SQL text only varies by which filters are present.

@@ -2,7 +2,18 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 import { Type } from 'class-transformer';
 
 /** A sip:/sips: URI template; {trunk_id}, {account_id}, {sip_username}, {elevenlabs_agent_id} are filled per trunk. */
