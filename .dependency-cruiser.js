@@ -31,7 +31,7 @@ const LAYERS = {
       "answers read-ahead routes with the accounts' and trunks' own view functions",
   },
   audit: {
-    may: [...FLOOR, 'accounts/domain', 'api-keys/domain', 'trunks/domain', 'webhooks/domain'],
+    may: [...FLOOR, 'accounts/domain', 'api-keys/domain', 'trunks/domain', 'webhooks/domain', 'exports/domain'],
     why: "the audit log names every feature's streams (their domain/ stream functions), nothing else of them",
   },
   webhooks: {

@@ -1755,6 +1755,37 @@ export interface components {
             /** @description An alert rule stopped holding */
             data: components["schemas"]["AlertResolvedWebhookData"];
         };
+        ExportCompletedWebhookData: {
+            /** @example exp_… */
+            id: string;
+            /** @enum {string} */
+            status: "completed";
+            /** @enum {string} */
+            format: "csv" | "ndjson" | "parquet";
+            /** @description Calls in the file */
+            rows: number;
+            /** @description Size of the file in bytes */
+            bytes: number;
+            /** @description GET it (same key rules as the API) until expires_at */
+            file_url: string;
+            /** Format: date-time */
+            completed_at: string;
+            /**
+             * Format: date-time
+             * @description The file is deleted after this instant
+             */
+            expires_at: string;
+        };
+        ExportCompletedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "export.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** @description An export job finished: its file can be downloaded until expires_at */
+            data: components["schemas"]["ExportCompletedWebhookData"];
+        };
         PingWebhookData: {
             endpoint_id: string;
             message: string;
@@ -1844,7 +1875,7 @@ export interface components {
             /** @example TrunkCreated */
             type: string;
             /** @enum {string|null} */
-            resource_type: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint" | null;
+            resource_type: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "export" | "audit_checkpoint" | null;
             resource_id: string | null;
             actor: components["schemas"]["AuditActorDto"];
             /**
@@ -7778,7 +7809,7 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page, with the same filters */
                 cursor?: string;
-                resource_type?: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint";
+                resource_type?: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "export" | "audit_checkpoint";
                 /** @description A resource id (conn_…, key_…, acct_…, …); with resource_type, of that type */
                 resource_id?: string;
                 /** @description The API key id that acted (or a system actor such as system:webhooks) */

@@ -8,6 +8,7 @@ import { until } from '../support/free-port';
 import { ApiClient, ApiResponse, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
+import { WebhookReceiver } from './webhooks-support';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -63,6 +64,8 @@ describe('exports: POST /v1/exports → job → file', () => {
   let readKey: string;
   let trunkId: string;
   let engine: EmbeddedClickHouse;
+  const receiver = new WebhookReceiver();
+  let hook: string;
   const scratch = mkdtempSync(join(tmpdir(), 'exports-e2e-'));
   const now = Date.now();
   const range = { start_date: new Date(now - 10 * HOUR).toISOString(), end_date: new Date(now).toISOString() };
@@ -123,7 +126,14 @@ describe('exports: POST /v1/exports → job → file', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp({ EXPORT_POLL_INTERVAL_MS: '100', EXPORT_RETENTION_HOURS: '2' });
+    await receiver.start();
+    app = await startTestApp({
+      EXPORT_POLL_INTERVAL_MS: '100',
+      EXPORT_RETENTION_HOURS: '2',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      WEBHOOK_CA_FILE: receiver.caFile,
+    });
     const own = await provisionAccountDirect(app, ['full']);
     client = own.client;
     const issued = await app.admin.post('/v1/api-keys', {
@@ -150,10 +160,17 @@ describe('exports: POST /v1/exports → job → file', () => {
     // A second version of one call: the export, like the list, has its latest version only.
     await ingest([record('call_exp3', now - 65 * MINUTE, { status: 'disconnected', ai_latency_ms: 999 })]);
     engine = await EmbeddedClickHouse.open({ dir: join(scratch, 'reader') });
+    hook = '/exports';
+    const endpoint = await client.post('/v1/webhook-endpoints', {
+      url: receiver.script(hook, [200]),
+      event_types: ['export.completed'],
+    });
+    expect(endpoint.status).toBe(201);
   });
   afterAll(async () => {
     await engine?.close();
     await app?.stop();
+    await receiver.stop();
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -185,6 +202,12 @@ describe('exports: POST /v1/exports → job → file', () => {
       .map((line) => JSON.parse(line));
     expect(rows).toEqual(calls);
     expect(rows.map((r) => Object.keys(r))).toEqual(calls.map((c) => Object.keys(c)));
+    // The export.completed webhook says the same as the job.
+    await receiver.waitFor((all) => all.some((r) => r.json.data.id === job.id), SETTLE_DEADLINE_MS, 'export.completed');
+    const delivered = receiver.on(hook).find((r) => r.json.data.id === job.id)!;
+    expect(delivered.json.type).toBe('export.completed');
+    const { id, status, format, rows: count, bytes, file_url, completed_at, expires_at } = job;
+    expect(delivered.json.data).toEqual({ id, status, format, rows: count, bytes, file_url, completed_at, expires_at });
   });
 
   it('exports CSV with the list filters (status, direction, trunk) applied', async () => {
