@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CommandBus } from '@nestjs/cqrs';
 import { Agent, request } from 'undici';
+import { DecideExport } from '../../src/exports/write/export.handlers';
 import { EmbeddedClickHouse } from '../../src/infrastructure/clickhouse/embedded/embedded.clickhouse';
 import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { until } from '../support/free-port';
@@ -298,5 +300,49 @@ describe('exports: POST /v1/exports → job → file', () => {
     );
     expect(existsSync(onDisk)).toBe(false);
     await refused(client.get(`/v1/exports/${job.id}/file`), 410, 'gone');
+  });
+});
+
+describe('exports: a job whose runner stopped mid-run', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'exports-crash-'));
+  let app: TestApp | null = null;
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is run again by the next runner after a restart, not left running', async () => {
+    // A runner that never comes round on its own: the job is started by hand, as a runner that
+    // then died would have left it.
+    app = await startTestApp({ EXPORT_POLL_INTERVAL_MS: '60000' }, { dataDir, keepData: true });
+    const adminKey = app.adminKey;
+    const { client, key } = await provisionAccountDirect(app, ['full']);
+    const created = await client.post('/v1/exports', { format: 'csv' });
+    expect(created.body.status).toBe('pending');
+    const bus = app.running.app.get(CommandBus);
+    await bus.execute(
+      new DecideExport(
+        created.body.id,
+        { type: 'StartExport', data: { at: new Date(), maxAttempts: 3 } },
+        { actor: 'test' },
+      ),
+    );
+    expect((await client.get(`/v1/exports/${created.body.id}`)).body.status).toBe('running');
+    await app.stop();
+    app = null;
+
+    app = await startTestApp({ EXPORT_POLL_INTERVAL_MS: '100' }, { dataDir, keepData: true, adminKey });
+    const again = app.admin.withKey(key);
+    let job: any;
+    await until(
+      'the interrupted export finished',
+      async () => {
+        job = (await again.get(`/v1/exports/${created.body.id}`)).body;
+        return job.status === 'completed' || job.status === 'failed';
+      },
+      SETTLE_DEADLINE_MS,
+    );
+    expect(job).toMatchObject({ status: 'completed', rows: 0 });
+    expect(existsSync(join(app.config.exportDir, `${job.id}.csv`))).toBe(true);
   });
 });
