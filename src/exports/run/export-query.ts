@@ -1,5 +1,6 @@
 import { CALL_RECORDS } from '../../infrastructure/clickhouse/schema';
 import type { ExportFormat, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
+import { EXPORT_TIMEOUT_MS } from '../../infrastructure/clickhouse/clickhouse.format';
 import { callFilters } from '../../calls/read/calls.queries';
 import { ExportFileFormat, ExportFilters } from '../domain/export.events';
 
@@ -40,7 +41,9 @@ export function exportQuery(
     end_date: filters.end_date,
   });
   return {
-    sql: `SELECT ${EXPORT_COLUMNS} FROM ${CALL_RECORDS.name} FINAL WHERE ${where} ORDER BY start_time DESC, call_id DESC`,
+    // The statement's own time limit: a job may run longer than a request (EXPORT_TIMEOUT_MS).
+    sql: `SELECT ${EXPORT_COLUMNS} FROM ${CALL_RECORDS.name} FINAL WHERE ${where} ORDER BY start_time DESC, call_id DESC
+      SETTINGS max_execution_time = ${EXPORT_TIMEOUT_MS / 1000}`,
     // Each live call is +1 net of its cancelled versions (as the list's total).
     count: `SELECT sum(sign) AS total FROM ${CALL_RECORDS.name} WHERE ${where}`,
     params,
