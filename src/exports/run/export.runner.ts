@@ -80,13 +80,13 @@ export class ExportRunner extends LeasedPeriodicWorker {
           retentionMs: this.settings.retentionMs,
         },
       });
-      // A later attempt owns the job now: this file is not the one it will answer with.
-      if (done.events.length === 0) await rm(file, { force: true });
-      this.logger.info({ export_id: view.id, bytes, rows: Number(total ?? 0) }, 'export completed');
+      // No event: a later attempt owns the job. The file is left alone: that attempt writes the
+      // same path (same statement, same range) and replaces it whole by a rename.
+      if (done.events.length > 0) this.logger.info({ export_id: view.id, bytes }, 'export completed');
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       this.logger.warn({ export_id: view.id, err: { message } }, 'export failed');
-      await rm(file, { force: true }).catch(() => undefined);
+      // exportToFile leaves no partial file; a complete one at `file` may be another attempt's.
       await this.decide(view.id, {
         type: 'FailExport',
         data: { attempt, reason: 'The export could not be written; request it again', at: this.clock.now() },
