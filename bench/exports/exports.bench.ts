@@ -21,6 +21,16 @@ import { RssWindow } from './exports-rss';
  */
 const DAY_MS = 86_400_000;
 
+/** The fields of an export job (and of an error body) the bench reads. */
+interface JobBody {
+  id: string;
+  status: string;
+  rows: number;
+  bytes: number;
+  file_url: string;
+  error: string | null;
+}
+
 async function run(options: ExportsBenchOptions, cleanups: Cleanups): Promise<ExportsReport> {
   const host = describeHost();
   const dataDir = tempDir(cleanups, 'trunkline-exports-bench-');
@@ -63,7 +73,7 @@ async function run(options: ExportsBenchOptions, cleanups: Cleanups): Promise<Ex
       headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: response.statusCode, body: (await response.body.json()) as Record<string, any> };
+    return { status: response.statusCode, body: (await response.body.json()) as JobBody };
   };
 
   const loadBefore = loadAverageNow();
@@ -96,7 +106,7 @@ async function run(options: ExportsBenchOptions, cleanups: Cleanups): Promise<Ex
 }
 
 interface Session {
-  api: (method: 'GET' | 'POST', path: string, body?: object) => Promise<{ status: number; body: Record<string, any> }>;
+  api: (method: 'GET' | 'POST', path: string, body?: object) => Promise<{ status: number; body: JobBody }>;
   agent: Agent;
   origin: string;
   key: string;
