@@ -86,11 +86,13 @@ export class ExportRunner extends LeasedPeriodicWorker {
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       this.logger.warn({ export_id: view.id, err: { message } }, 'export failed');
-      // exportToFile leaves no partial file; a complete one at `file` may be another attempt's.
-      await this.decide(view.id, {
+      // exportToFile leaves no partial file; a complete one at `file` may be another attempt's,
+      // unless this attempt was the current one: then the job is failed and nothing serves it.
+      const failed = await this.decide(view.id, {
         type: 'FailExport',
         data: { attempt, reason: 'The export could not be written; request it again', at: this.clock.now() },
       });
+      if (failed.events.length > 0) await rm(file, { force: true });
     }
   }
 
