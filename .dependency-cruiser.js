@@ -31,14 +31,18 @@ const LAYERS = {
       "answers read-ahead routes with the accounts' and trunks' own view functions",
   },
   audit: {
-    may: [...FLOOR, 'accounts/domain', 'api-keys/domain', 'trunks/domain', 'webhooks/domain'],
+    may: [...FLOOR, 'accounts/domain', 'api-keys/domain', 'trunks/domain', 'webhooks/domain', 'exports/domain'],
     why: "the audit log names every feature's streams (their domain/ stream functions), nothing else of them",
   },
   webhooks: {
-    may: [...FLOOR, 'analytics', 'calls', 'trunks'],
+    may: [...FLOOR, 'analytics', 'calls', 'trunks', 'exports/domain'],
     why:
-      'alerts evaluate the analytics overview, call.completed listens to call ingestion, and an ' +
-      "alert rule checks its trunk through the trunks' query",
+      'alerts evaluate the analytics overview, call.completed listens to call ingestion, an ' +
+      "alert rule checks its trunk through the trunks' query, and export.completed stands for ExportCompleted",
+  },
+  exports: {
+    may: [...FLOOR, 'calls'],
+    why: 'an export selects the calls of GET /v1/calls with its filters',
   },
   analytics: {
     may: [...FLOOR, 'rejections', 'calls', 'trunks'],
@@ -51,8 +55,8 @@ const LAYERS = {
     why: 'rejections share the call records vocabulary (fields, signalling) and look their trunk up in its view',
   },
   'read-models': {
-    may: [...FLOOR, 'accounts', 'api-keys', 'trunks'],
-    why: 'the runner of the accounts, API-key and trunk projections',
+    may: [...FLOOR, 'accounts', 'api-keys', 'trunks', 'exports'],
+    why: 'the runner of the accounts, API-key, trunk and export-job projections',
   },
   calls: { may: [...FLOOR, 'trunks'], why: 'ingestion looks each record’s trunk up in the trunk view' },
   'api-keys': {

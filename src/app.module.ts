@@ -14,6 +14,7 @@ import {
   callStreamSettings,
   clusterSettings,
   consoleSettings,
+  exportSettings,
   idempotencySettings,
   infrastructureSettings,
   projectionSettings,
@@ -47,6 +48,7 @@ import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
 import { TrunksModule } from './trunks/trunks.module';
 import { CallsModule } from './calls/calls.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { ExportsModule } from './exports/exports.module';
 
 export interface AppModuleOptions {
   /** The root logger (app.factory makes it; tests give it a stream they read). */
@@ -111,6 +113,7 @@ export class AppModule {
         webhooks,
         audit,
         RejectionsModule.forRoot({ imports: [AnalyticsModule] }),
+        ExportsModule.forRoot(exportSettings(config)),
         ConsoleModule.forRoot(consoleSettings(config)),
       ],
       controllers: [HealthController, OpenApiController],

@@ -1,4 +1,5 @@
 import type { ClusterSettings, InfrastructureSettings } from './infrastructure/infrastructure.settings';
+import type { ExportSettings } from './exports/exports.settings';
 import { AppConfig, readModelNamespace } from './platform/config/app-config';
 import type { AuthSettings } from './platform/config/auth.settings';
 import type { AuditSettings } from './audit/audit.settings';
@@ -99,6 +100,10 @@ export function webhookSettings(config: AppConfig): WebhookSettings {
     alertEvaluationIntervalMs: config.alertEvaluationIntervalMs,
     consistencyTimeoutMs: config.consistencyTimeoutMs,
   };
+}
+
+export function exportSettings(config: AppConfig): ExportSettings {
+  return { dir: config.exportDir, retentionMs: config.exportRetentionMs, pollIntervalMs: config.exportPollIntervalMs };
 }
 
 export function consoleSettings(config: AppConfig): ConsoleSettings {

@@ -701,6 +701,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export calls to a file
+         * @description Starts an export of the calls of a range, with the filters of GET /v1/calls, as CSV, NDJSON or Parquet. Answers at once with the job; follow it with GET /v1/exports/{id} (or the export.completed webhook) and download the file from file_url.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export
+         * @description Reads an export job: its status, and once completed its size, row count, file_url and expires_at.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export's file
+         * @description Streams the file of a completed export (as attachment). Before it is completed: 409 conflict; after its retention: 410 gone.
+         */
+        get: operations["getExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1467,7 +1527,7 @@ export interface components {
             url: string;
             description?: string | null;
             /** @description The event types to receive; omitted or null: every type */
-            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved" | "export.completed")[] | null;
             /** @description Omitted: true (the endpoint receives events at once) */
             enabled?: boolean;
         };
@@ -1478,7 +1538,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description null: every event type */
-            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved" | "export.completed")[] | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (410 Gone, or every attempt of a delivery failed); cleared by enabling it */
             disabled_reason: string | null;
@@ -1501,7 +1561,7 @@ export interface components {
             url?: string;
             description?: string | null;
             /** @description null: every type */
-            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types?: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved" | "export.completed")[] | null;
             enabled?: boolean;
         };
         WebhookEndpointDto: {
@@ -1511,7 +1571,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description null: every event type */
-            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved")[] | null;
+            event_types: ("trunk.created" | "trunk.updated" | "trunk.deleted" | "trunk.password_rotated" | "trunk.status_changed" | "call.completed" | "alert.triggered" | "alert.resolved" | "export.completed")[] | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (410 Gone, or every attempt of a delivery failed); cleared by enabling it */
             disabled_reason: string | null;
@@ -1754,6 +1814,37 @@ export interface components {
             /** @description An alert rule stopped holding */
             data: components["schemas"]["AlertResolvedWebhookData"];
         };
+        ExportCompletedWebhookData: {
+            /** @example exp_… */
+            id: string;
+            /** @enum {string} */
+            status: "completed";
+            /** @enum {string} */
+            format: "csv" | "ndjson" | "parquet";
+            /** @description Calls in the file */
+            rows: number;
+            /** @description Size of the file in bytes */
+            bytes: number;
+            /** @description GET it (same key rules as the API) until expires_at */
+            file_url: string;
+            /** Format: date-time */
+            completed_at: string;
+            /**
+             * Format: date-time
+             * @description The file is deleted after this instant
+             */
+            expires_at: string;
+        };
+        ExportCompletedWebhookEvent: {
+            /** @description Unique per event; the webhook-id header; the same on every retry */
+            id: string;
+            /** @enum {string} */
+            type: "export.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** @description An export job finished: its file can be downloaded until expires_at */
+            data: components["schemas"]["ExportCompletedWebhookData"];
+        };
         PingWebhookData: {
             endpoint_id: string;
             message: string;
@@ -1843,7 +1934,7 @@ export interface components {
             /** @example TrunkCreated */
             type: string;
             /** @enum {string|null} */
-            resource_type: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint" | null;
+            resource_type: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "export" | "audit_checkpoint" | null;
             resource_id: string | null;
             actor: components["schemas"]["AuditActorDto"];
             /**
@@ -1952,6 +2043,75 @@ export interface components {
         CallRejectionListDto: {
             rejections: components["schemas"]["CallRejectionDto"][];
             pagination: components["schemas"]["CallRejectionPaginationDto"];
+        };
+        CreateExportRequestDto: {
+            /**
+             * @description csv (with a header row), ndjson (one call a line) or parquet
+             * @enum {string}
+             */
+            format: "csv" | "ndjson" | "parquet";
+            /** @description Calls starting on or after this instant (or date); default 7 days before end_date */
+            start_date?: string;
+            /** @description Calls starting on or before this instant (a date means the end of that UTC day); default now */
+            end_date?: string;
+            trunk_id?: string;
+            /** @enum {string} */
+            status?: "connected" | "failed" | "disconnected";
+            /** @description Exact caller number (E.164; matches from_e164) */
+            from?: string;
+            /** @description Exact called number (E.164; matches to_e164) */
+            to?: string;
+            /** @enum {string} */
+            direction?: "inbound" | "outbound";
+        };
+        ExportFiltersDto: {
+            /**
+             * Format: date-time
+             * @description Calls starting on or after this instant
+             */
+            start_date: string;
+            /**
+             * Format: date-time
+             * @description Calls starting on or before this instant
+             */
+            end_date: string;
+            trunk_id: string | null;
+            /** @enum {string|null} */
+            status: "connected" | "failed" | "disconnected" | null;
+            from: string | null;
+            to: string | null;
+            /** @enum {string|null} */
+            direction: "inbound" | "outbound" | null;
+        };
+        ExportDto: {
+            /** @example exp_… */
+            id: string;
+            /**
+             * @description pending → running → completed (the file can be downloaded until expires_at) → expired; or failed
+             * @enum {string}
+             */
+            status: "pending" | "running" | "completed" | "failed" | "expired";
+            /** @enum {string} */
+            format: "csv" | "ndjson" | "parquet";
+            /** @description The filters as applied, the range resolved to instants */
+            filters: components["schemas"]["ExportFiltersDto"];
+            /** @description Calls in the file (once completed) */
+            rows: number | null;
+            /** @description Size of the file in bytes (once completed) */
+            bytes: number | null;
+            /** @description Why it failed */
+            error: string | null;
+            /** @description Where to download the file (once completed) */
+            file_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description The file is deleted after this instant (EXPORT_RETENTION_HOURS after completion)
+             */
+            expires_at: string | null;
         };
         Error: {
             error: {
@@ -7844,7 +8004,7 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page, with the same filters */
                 cursor?: string;
-                resource_type?: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "audit_checkpoint";
+                resource_type?: "account" | "trunk" | "agent_access" | "api_key" | "webhook_endpoint" | "webhook_delivery" | "alert_rule" | "calls_batch" | "export" | "audit_checkpoint";
                 /** @description A resource id (conn_…, key_…, acct_…, …); with resource_type, of that type */
                 resource_id?: string;
                 /** @description The API key id that acted (or a system actor such as system:webhooks) */
@@ -8721,6 +8881,487 @@ export interface operations {
             };
             /** @description forbidden: the key lacks the scope */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first 2xx response to this key is stored for 24 hours (per account) and answered again, with Idempotent-Replayed: true, to a request with the same key, path and body. Another body or path with the key is 422 idempotency_key_reused. 1-255 printable ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExportRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The job, pending */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (a name or sip_username in use, or too many concurrent changes: retry), or idempotency_key_in_use (a request with this Idempotency-Key is still running: retry); on the agent lookup: the trunk is inactive, so its agent may not be reached */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body or path */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportDto"];
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in this account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the request body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a request body of a type this operation does not read (JSON; NDJSON too for ingestion) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: wait until X-RateLimit-Reset (also Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the body carries a request_id that is also in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable or provider_unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed from disk */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/x-ndjson; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description missing_required_field (a malformed body or header; `param` names the field; also plain HTTP), invalid_params (a bad query or path parameter) or invalid_sip_username */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_authentication, unauthorized (unknown, revoked, expired or other-environment key), or invalid_provider_credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in this account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the export is pending, running or failed (no file) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description gone: the file was deleted at the end of its retention (expires_at) */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -12,6 +12,7 @@ import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/r
 import { PROJECTION_SETTINGS, ProjectionSettings } from '../eventsourcing/projection.settings';
 import { accountsProjection } from '../accounts/projections/accounts.projection';
 import { apiKeysProjection } from '../api-keys/projections/api-keys.projection';
+import { exportsProjection } from '../exports/projections/exports.projection';
 import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
 import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { Leadership } from '../infrastructure/cluster/leader-lease.port';
@@ -32,7 +33,7 @@ import { RestoreMark, RestoreWatch } from '../eventsourcing/restore-watch';
 
 /** Every projection kept in the read-model store, in the order they apply each event. */
 export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
-  return [accountsProjection, apiKeysProjection, trunksProjection(secrets, sipDomain)];
+  return [accountsProjection, apiKeysProjection, trunksProjection(secrets, sipDomain), exportsProjection];
 }
 
 const READ_MODELS = 'read-models';

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_key_in_use'
   | 'precondition_failed'
+  | 'gone'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -37,6 +38,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   idempotency_key_in_use: 409,
   precondition_failed: 412,
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

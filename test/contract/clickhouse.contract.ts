@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type ClickHouseExecutor, ClickHouseQueryError } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import {
   type ClickHouseMigration,
@@ -20,6 +23,7 @@ export const CH_CASE = {
   replacing: 'deduplicates a ReplacingMergeTree with FINAL',
   quantiles: 'aggregates quantileTiming states through a materialized view',
   sumMap: 'merges sumMap states with negative Int64 counts',
+  exportToFile: 'writes a result to a file in CSV, NDJSON and Parquet, and leaves no file when it fails',
 } as const;
 
 export type ClickHouseCase = (typeof CH_CASE)[keyof typeof CH_CASE];
@@ -378,6 +382,55 @@ export function clickHouseContract(
           counts: [5_000_000_003, -2],
         },
       ]);
+    });
+
+    test(CH_CASE.exportToFile, async () => {
+      const t = table('export');
+      await ch().command(
+        `CREATE TABLE IF NOT EXISTS ${t} (id UInt32, name String, note Nullable(String), at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY id`,
+      );
+      await ch().insert(t, [
+        { id: 1, name: HOSTILE, note: null, at: new Date('2024-05-01T12:00:00.250Z') },
+        { id: 2, name: 'b', note: 'n', at: new Date('2024-05-02T00:00:00Z') },
+        { id: 3, name: 'c', note: null, at: new Date('2024-05-03T00:00:00Z') },
+      ]);
+      const dir = mkdtempSync(join(tmpdir(), 'ch-export-'));
+      try {
+        const sql = `SELECT id, name, note, at FROM ${t} WHERE id <= {max:UInt32} ORDER BY id`;
+        const expected = await ch().query(sql, { max: 2 });
+        const ndjson = await ch().exportToFile(sql, { max: 2 }, 'JSONEachRow', join(dir, 'out.ndjson'));
+        const text = readFileSync(join(dir, 'out.ndjson'), 'utf8');
+        expect(ndjson.bytes).toBe(Buffer.byteLength(text));
+        expect(
+          text
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as unknown),
+        ).toEqual(expected);
+
+        await ch().exportToFile(sql, { max: 2 }, 'CSVWithNames', join(dir, 'out.csv'));
+        const csv = readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n');
+        expect(csv[0]).toBe('"id","name","note","at"');
+        expect(csv[csv.length - 1]).toBe('2,"b","n","2024-05-02T00:00:00.000Z"');
+
+        const parquet = await ch().exportToFile(sql, { max: 3 }, 'Parquet', join(dir, 'out.parquet'));
+        const bytes = readFileSync(join(dir, 'out.parquet'));
+        expect(parquet.bytes).toBe(bytes.length);
+        // A Parquet file begins and ends with its magic number.
+        expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1']);
+
+        // Replaces what is there; a failing statement leaves neither the file nor a partial one.
+        await ch().exportToFile(sql, { max: 1 }, 'JSONEachRow', join(dir, 'out.ndjson'));
+        expect(readFileSync(join(dir, 'out.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+        await expect(
+          ch().exportToFile(`SELECT no_such_column FROM ${t}`, undefined, 'CSVWithNames', join(dir, 'bad.csv')),
+        ).rejects.toBeInstanceOf(ClickHouseQueryError);
+        expect(existsSync(join(dir, 'bad.csv'))).toBe(false);
+        expect(readdirSync(dir).sort()).toEqual(['out.csv', 'out.ndjson', 'out.parquet']);
+        expect(await ch().query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('skips only cases that exist', () => {

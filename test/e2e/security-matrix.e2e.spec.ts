@@ -28,7 +28,10 @@ const RULES: { area: Area; match: RegExp }[] = [
   { area: 'ingest', match: /^\/v1\/(ingest|gateway)\// },
   // The account's audit log (docs/audit.md): the audit scope, or full.
   { area: 'audit', match: /^\/v1\/audit-events(\/|$)/ },
-  { area: 'account', match: /^\/v1\/(trunks|calls|analytics|webhook-endpoints|webhook-deliveries|alert-rules)(\/|$)/ },
+  {
+    area: 'account',
+    match: /^\/v1\/(trunks|calls|analytics|webhook-endpoints|webhook-deliveries|alert-rules|exports)(\/|$)/,
+  },
 ];
 const areaOf = (path: string): Area | null => RULES.find((rule) => rule.match.test(path))?.area ?? null;
 

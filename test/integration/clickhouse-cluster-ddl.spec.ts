@@ -126,6 +126,7 @@ describe('ClickHouse cluster DDL (CLICKHOUSE_CLUSTER)', () => {
       query: async <T>() => [] as T[],
       insert: async () => undefined,
       insertJsonEachRow: async () => undefined,
+      exportToFile: async () => ({ bytes: 0 }),
       ping: async () => undefined,
       close: async () => undefined,
     };

@@ -6,6 +6,7 @@ import { alertRuleStream } from '../../webhooks/domain/alert-rule.decider';
 import { callsCompletedStream } from '../../webhooks/domain/calls-completed.event';
 import { webhookDeliveryStream } from '../../webhooks/domain/webhook-delivery.decider';
 import { webhookEndpointStream } from '../../webhooks/domain/webhook-endpoint.decider';
+import { exportStream } from '../../exports/domain/export.decider';
 import { auditCheckpointStream } from './audit-checkpoint.event';
 
 /**
@@ -22,6 +23,7 @@ export const RESOURCE_TYPES = [
   'webhook_delivery',
   'alert_rule',
   'calls_batch',
+  'export',
   'audit_checkpoint',
 ] as const;
 
@@ -36,6 +38,7 @@ const STREAM_OF: Record<ResourceType, (id: string) => string> = {
   webhook_delivery: webhookDeliveryStream,
   alert_rule: alertRuleStream,
   calls_batch: callsCompletedStream,
+  export: exportStream,
   audit_checkpoint: auditCheckpointStream,
 };
 

@@ -42,7 +42,7 @@ export class ListCallsHandler implements IQueryHandler<ListCalls, CallListDto> {
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
 
   async execute({ accountId, query }: ListCalls): Promise<CallListDto> {
-    const { where, params } = filters(accountId, query);
+    const { where, params } = callFilters(accountId, query);
     const fingerprint = filterFingerprint(query);
     const after = query.cursor !== undefined ? decodeCursor(query.cursor, fingerprint) : null;
     const offset = after ? 0 : query.offset;
@@ -189,8 +189,17 @@ function turnsOf(stored: string): TurnDto[] {
   return turns.map((t) => ({ ...t, interrupted: t.interrupted ?? false, start_offset_ms: t.start_offset_ms ?? null }));
 }
 
-/** Every filter is a bound parameter; the SQL text only varies by which filters are present. */
-function filters(accountId: string, q: ListCallsQueryDto): { where: string; params: QueryParams } {
+/** The list filters of GET /v1/calls (an export applies the same). */
+export type CallFilters = Pick<
+  ListCallsQueryDto,
+  'trunk_id' | 'status' | 'from' | 'to' | 'direction' | 'start_date' | 'end_date'
+>;
+
+/**
+ * Every filter is a bound parameter; the SQL text only varies by which filters are present.
+ * Exported for exports (src/exports/run/), which select the same calls.
+ */
+export function callFilters(accountId: string, q: CallFilters): { where: string; params: QueryParams } {
   const clauses = ['account_id = {account:String}'];
   const params: QueryParams = { account: accountId };
   const add = (clause: string, name: string, value: QueryParams[string] | undefined) => {

@@ -14,6 +14,12 @@ export const EXECUTOR_SETTINGS = {
 /** Both adapters' statement time limit: past it ClickHouse stops the query (TIMEOUT_EXCEEDED). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The most an export's statement may run (its SQL says `SETTINGS max_execution_time`, which wins
+ * over the executor's 30 s for that statement on both adapters): a job, not a request.
+ */
+export const EXPORT_TIMEOUT_MS = 3_600_000;
+
 /** Parameter values as both libraries format them the same way. */
 export type BoundParams = Record<string, string | number | null | string[] | number[]>;
 

@@ -45,11 +45,27 @@ export interface ClickHouseExecutor {
    * path. Same table rule, durability and errors as `insert`; empty text inserts nothing.
    */
   insertJsonEachRow(table: string, text: string | Buffer): Promise<void>;
+  /**
+   * Runs a SELECT (no FORMAT clause) and has the engine itself write the result in `format` to
+   * `file` on this machine's disk, replacing it: the rows never pass through this process's
+   * memory (chDB writes the file from its own process; a server's response is streamed to the file
+   * chunk by chunk). On failure no file is left at `file`. Resolves with the bytes written.
+   */
+  exportToFile(
+    sql: string,
+    params: QueryParams | undefined,
+    format: ExportFormat,
+    file: string,
+  ): Promise<{ bytes: number }>;
   ping(): Promise<void>;
   /** Lets calls already made finish, then releases the connection or the engine. Idempotent. */
   close(): Promise<void>;
   readonly kind: 'server' | 'embedded';
 }
+
+/** The output formats `exportToFile` writes, by ClickHouse's own names. */
+export const EXPORT_FORMATS = ['CSVWithNames', 'JSONEachRow', 'Parquet'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const CLICKHOUSE = Symbol('ClickHouse');
 

@@ -2,7 +2,18 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 import { Type } from 'class-transformer';
 
 /** A sip:/sips: URI template; {trunk_id}, {account_id}, {sip_username}, {elevenlabs_agent_id} are filled per trunk. */
@@ -79,6 +90,9 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) WEBHOOK_RETENTION_SWEEP_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(86400000) ALERT_EVALUATION_INTERVAL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) AUDIT_CHECKPOINT_INTERVAL_MS?: number;
+  @IsOptional() @IsString() EXPORT_DIR?: string;
+  @IsOptional() @Type(() => Number) @IsNumber() @Min(0.001) @Max(24 * 365) EXPORT_RETENTION_HOURS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(60000) EXPORT_POLL_INTERVAL_MS?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) HEADERS_TIMEOUT_MS?: number;
@@ -142,6 +156,12 @@ export interface AppConfig {
   alertEvaluationIntervalMs: number;
   /** How often accounts with new events get an audit checkpoint (at most a minute). */
   auditCheckpointIntervalMs: number;
+  /** Where export files are written (a volume every instance shares when there are several). */
+  exportDir: string;
+  /** How long an export's file is kept after it completed. */
+  exportRetentionMs: number;
+  /** How often the export runner looks for new jobs and expired files. */
+  exportPollIntervalMs: number;
   logLevel: string;
   bodyLimitBytes: number;
   /** Slow-client protection: a connection must deliver its request headers (and whole request) within these. */
@@ -232,6 +252,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookRetentionSweepMs: parsed.WEBHOOK_RETENTION_SWEEP_MS ?? 3_600_000,
     alertEvaluationIntervalMs: parsed.ALERT_EVALUATION_INTERVAL_MS ?? 60_000,
     auditCheckpointIntervalMs: parsed.AUDIT_CHECKPOINT_INTERVAL_MS ?? 30_000,
+    exportDir: resolve(parsed.EXPORT_DIR ?? join(parsed.DATA_DIR ?? './.data', 'exports')),
+    exportRetentionMs: Math.round((parsed.EXPORT_RETENTION_HOURS ?? 24) * 3_600_000),
+    exportPollIntervalMs: parsed.EXPORT_POLL_INTERVAL_MS ?? 1000,
     logLevel: parsed.LOG_LEVEL ?? 'info',
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES ?? 1024 * 1024,
     headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS ?? 10_000,

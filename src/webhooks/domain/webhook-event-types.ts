@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'call.completed',
   'alert.triggered',
   'alert.resolved',
+  'export.completed',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

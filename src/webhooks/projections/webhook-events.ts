@@ -6,6 +6,7 @@ import { TrunkEvent } from '../../trunks/domain/trunk.events';
 import { WebhookEndpointPinged } from '../domain/webhook-endpoint.events';
 import { derivedId } from '../domain/deterministic-id';
 import { CALL_LIST_ITEM_KEYS } from '../../calls/contracts/call-list-item';
+import { ExportCompleted } from '../../exports/domain/export.events';
 
 /** One webhook event (Standard Webhooks payload `{id, type, created_at, data}`) and who gets it. */
 export interface WebhookEvent {
@@ -19,7 +20,9 @@ export interface WebhookEvent {
 }
 
 /** The stored events that stand for webhook events. */
-const isSourceEvent = eventGuard<TrunkEvent | AlertTriggered | AlertResolved | CallsCompleted | WebhookEndpointPinged>({
+const isSourceEvent = eventGuard<
+  TrunkEvent | AlertTriggered | AlertResolved | CallsCompleted | WebhookEndpointPinged | ExportCompleted
+>({
   TrunkCreated: true,
   TrunkUpdated: true,
   SipPasswordRotated: true,
@@ -29,6 +32,7 @@ const isSourceEvent = eventGuard<TrunkEvent | AlertTriggered | AlertResolved | C
   AlertResolved: true,
   CallsCompleted: true,
   WebhookEndpointPinged: true,
+  ExportCompleted: true,
 });
 
 /** The account a source event's webhook events go to (null: the event stands for none). */
@@ -134,6 +138,21 @@ export function webhookEventsOf(event: StoredEvent): WebhookEvent[] {
         );
       }
       return out;
+    }
+    case 'ExportCompleted': {
+      const d = event.data;
+      return [
+        base('export.completed', d.account_id, {
+          id: d.export_id,
+          status: 'completed',
+          format: d.format,
+          rows: d.rows,
+          bytes: d.bytes,
+          file_url: `/v1/exports/${d.export_id}/file`,
+          completed_at: d.completed_at,
+          expires_at: d.expires_at,
+        }),
+      ];
     }
     case 'WebhookEndpointPinged':
       return [

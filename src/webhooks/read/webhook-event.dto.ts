@@ -94,6 +94,17 @@ class AlertResolvedWebhookData extends AlertWebhookData {
   @ApiProperty({ format: 'date-time' }) resolved_at!: string;
 }
 
+class ExportCompletedWebhookData {
+  @ApiProperty({ example: 'exp_…' }) id!: string;
+  @ApiProperty({ enum: ['completed'] }) status!: string;
+  @ApiProperty({ enum: ['csv', 'ndjson', 'parquet'] }) format!: string;
+  @ApiProperty({ type: 'integer', description: 'Calls in the file' }) rows!: number;
+  @ApiProperty({ type: 'integer', description: 'Size of the file in bytes' }) bytes!: number;
+  @ApiProperty({ description: 'GET it (same key rules as the API) until expires_at' }) file_url!: string;
+  @ApiProperty({ format: 'date-time' }) completed_at!: string;
+  @ApiProperty({ format: 'date-time', description: 'The file is deleted after this instant' }) expires_at!: string;
+}
+
 class PingWebhookData {
   @ApiProperty() endpoint_id!: string;
   @ApiProperty() message!: string;
@@ -135,5 +146,11 @@ export const WEBHOOK_EVENT_SCHEMAS: readonly Type[] = [
   ),
   webhookEvent('alert.triggered', 'AlertTriggered', AlertTriggeredWebhookData, 'An alert rule started to hold'),
   webhookEvent('alert.resolved', 'AlertResolved', AlertResolvedWebhookData, 'An alert rule stopped holding'),
+  webhookEvent(
+    'export.completed',
+    'ExportCompleted',
+    ExportCompletedWebhookData,
+    'An export job finished: its file can be downloaded until expires_at',
+  ),
   webhookEvent('ping', 'Ping', PingWebhookData, 'A test event, sent only to the endpoint that asked'),
 ];

@@ -97,4 +97,30 @@ describe('webhook events of stored events', () => {
   it('ignores events that are not webhook sources', () => {
     expect(webhookEventsOf(stored('ApiKeyIssued', { key_id: 'key_1' }))).toEqual([]);
   });
+  it('maps a completed export to export.completed with where to download it and until when', () => {
+    const data = {
+      export_id: 'exp_1',
+      account_id: 'acct_1',
+      format: 'csv',
+      rows: 12,
+      bytes: 3456,
+      completed_at: '2026-11-21T10:00:05.000Z',
+      expires_at: '2026-11-22T10:00:05.000Z',
+    };
+    const [event, ...more] = webhookEventsOf(stored('ExportCompleted', data));
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({ type: 'export.completed', accountId: 'acct_1' });
+    expect(event.data).toEqual({
+      id: 'exp_1',
+      status: 'completed',
+      format: 'csv',
+      rows: 12,
+      bytes: 3456,
+      file_url: '/v1/exports/exp_1/file',
+      completed_at: '2026-11-21T10:00:05.000Z',
+      expires_at: '2026-11-22T10:00:05.000Z',
+    });
+    for (const type of ['ExportRequested', 'ExportStarted', 'ExportFailed', 'ExportExpired'])
+      expect(webhookEventsOf(stored(type, data))).toEqual([]);
+  });
 });

@@ -18,6 +18,11 @@ export type WorkerRequest =
    * rows never cross the IPC pipe, whose 64 KiB chunks each wait for both event loops.
    */
   | { id: number; op: 'insert-file'; table: string; file: string }
+  /**
+   * `SELECT … INTO OUTFILE file FORMAT format`: the engine writes the result to `file` itself, so
+   * no row crosses the pipe or enters the app's memory. `format` has passed the port's list.
+   */
+  | { id: number; op: 'export'; sql: string; params: BoundParams; format: string; file: string }
   /** Closes the session; the adapter terminates the worker after the reply. */
   | { id: number; op: 'close' };
 

@@ -63,6 +63,14 @@ function execute(request: WorkerRequest): string {
         'JSONEachRow',
       );
       return '';
+    case 'export': {
+      if (!/^[A-Za-z]+$/.test(request.format)) throw new Error(`invalid format: ${request.format}`);
+      const sql = `${request.sql}\nINTO OUTFILE ${sqlString(request.file)} TRUNCATE FORMAT ${request.format}`;
+      const bound = Object.keys(request.params).length > 0;
+      if (bound) session.queryBind(sql, request.params, 'JSONEachRow');
+      else session.query(sql, 'JSONEachRow');
+      return '';
+    }
     case 'close':
       session.close();
       return '';

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChildProcess, fork } from 'node:child_process';
 import { fromClickHouseCode } from '../clickhouse.errors';
@@ -14,6 +14,7 @@ import {
 import {
   type ClickHouseExecutor,
   type ClickHouseLogger,
+  type ExportFormat,
   ClickHouseUnavailableError,
   type QueryParams,
   silentClickHouseLogger,
@@ -136,6 +137,27 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
     }
     this.insertFiles += 1;
     return join(dir, `${this.insertFiles}.ndjson`);
+  }
+
+  /**
+   * The engine writes `<file>.part` (INTO OUTFILE, in its own process), renamed to `file` once the
+   * statement has answered: a reader never sees half a file, and a failure leaves none.
+   */
+  async exportToFile(
+    sql: string,
+    params: QueryParams | undefined,
+    format: ExportFormat,
+    file: string,
+  ): Promise<{ bytes: number }> {
+    const part = `${file}.part`;
+    try {
+      await this.call({ op: 'export', sql, params: bindParams(params), format, file: part });
+      await rename(part, file);
+    } catch (error) {
+      await rm(part, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    return { bytes: (await stat(file)).size };
   }
 
   async ping(): Promise<void> {

@@ -1,12 +1,24 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import { redactCredentials } from '../../event-store/event-store.logger';
 import { fromClickHouseCode, isPortError } from '../clickhouse.errors';
-import { bindParams, checkTableName, DEFAULT_TIMEOUT_MS, EXECUTOR_SETTINGS, stringifyRow } from '../clickhouse.format';
+import {
+  bindParams,
+  checkTableName,
+  DEFAULT_TIMEOUT_MS,
+  EXECUTOR_SETTINGS,
+  EXPORT_TIMEOUT_MS,
+  stringifyRow,
+} from '../clickhouse.format';
 import {
   type ClickHouseExecutor,
   ClickHouseQueryError,
   ClickHouseUnavailableError,
+  EXPORT_FORMATS,
+  type ExportFormat,
   type QueryParams,
 } from '../clickhouse.port';
 
@@ -26,18 +38,29 @@ export class ServerClickHouse implements ClickHouseExecutor {
   readonly kind = 'server' as const;
   private closed = false;
 
-  constructor(private readonly client: ClickHouseClient) {}
+  constructor(
+    private readonly client: ClickHouseClient,
+    /** Exports only: the same server with a request timeout as long as an export may take. */
+    private readonly exportClient: ClickHouseClient = client,
+  ) {}
 
   static connect(options: ServerClickHouseOptions): ServerClickHouse {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const client = createClient({
-      url: options.url,
+    const client = ServerClickHouse.client(options.url, timeoutMs);
+    // An export's statement carries its own longer max_execution_time (the export's SQL says it),
+    // and the server answers only once it has finished (wait_end_of_query): its HTTP request may
+    // wait that long.
+    return new ServerClickHouse(client, ServerClickHouse.client(options.url, EXPORT_TIMEOUT_MS));
+  }
+
+  private static client(url: string, timeoutMs: number): ClickHouseClient {
+    return createClient({
+      url,
       application: 'trunkline',
       request_timeout: timeoutMs + 5_000,
       clickhouse_settings: { ...EXECUTOR_SETTINGS, max_execution_time: Math.ceil(timeoutMs / 1000) },
       json: { parse: JSON.parse, stringify: stringifyRow },
     });
-    return new ServerClickHouse(client);
   }
 
   async command(sql: string, params?: QueryParams): Promise<void> {
@@ -84,6 +107,38 @@ export class ServerClickHouse implements ClickHouseExecutor {
     });
   }
 
+  /**
+   * The response body is piped to `<file>.part` as it arrives (the socket is read only as fast as
+   * the disk takes it: constant memory), then renamed. wait_end_of_query=1 makes the server finish
+   * (spilling to its own temporary file) before it answers, so an error is an HTTP error, never a
+   * 200 body cut in the middle.
+   */
+  async exportToFile(
+    sql: string,
+    params: QueryParams | undefined,
+    format: ExportFormat,
+    file: string,
+  ): Promise<{ bytes: number }> {
+    if (!EXPORT_FORMATS.includes(format)) throw new ClickHouseQueryError(`invalid export format: ${String(format)}`);
+    const query_params = bindParams(params);
+    const part = `${file}.part`;
+    try {
+      await this.run(async () => {
+        const result = await this.exportClient.exec({
+          query: `${sql}\nFORMAT ${format}`,
+          query_params,
+          clickhouse_settings: { wait_end_of_query: 1 },
+        });
+        await pipeline(result.stream, createWriteStream(part));
+      });
+      await rename(part, file);
+    } catch (error) {
+      await rm(part, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    return { bytes: (await stat(file)).size };
+  }
+
   async ping(): Promise<void> {
     // A SELECT rather than /ping, so that wrong credentials fail the health check too.
     const result = await this.run(() => this.client.ping({ select: true }));
@@ -94,6 +149,7 @@ export class ServerClickHouse implements ClickHouseExecutor {
     if (this.closed) return;
     this.closed = true;
     await this.client.close();
+    if (this.exportClient !== this.client) await this.exportClient.close();
   }
 
   private async run<T>(call: () => Promise<T>): Promise<T> {
