@@ -1361,12 +1361,6 @@ export interface components {
             success_rate: number;
             avg_latency_ms: number;
         };
-        TrunkBreakdownDto: {
-            trunk_id: string;
-            trunk_name: string;
-            call_count: number;
-            success_rate: number;
-        };
         TimeseriesPointDto: {
             /** Format: date-time */
             timestamp: string;
@@ -1379,6 +1373,14 @@ export interface components {
             p95_latency_ms: number;
             /** @description Percentile of per-call total latency (carrier + AI + gateway) over the calls reporting one, within 1% (or 1 ms) of the nearest rank; 0 without such calls, of this bucket's calls */
             p99_latency_ms: number;
+        };
+        TrunkBreakdownDto: {
+            trunk_id: string;
+            trunk_name: string;
+            call_count: number;
+            success_rate: number;
+            /** @description With trunk_series=N, on the first N entries only: this trunk's own timeseries, on the same buckets as the overview's, equal to GET /analytics/overview?trunk_id=<this trunk>'s timeseries */
+            timeseries?: components["schemas"]["TimeseriesPointDto"][];
         };
         FailuresDto: {
             /** @description Failed calls by failure class (docs/sip-gateway.md); unclassified: records without a sip_code */
@@ -5560,6 +5562,8 @@ export interface operations {
                 end_date?: string;
                 trunk_id?: string;
                 granularity?: "daily" | "hourly";
+                /** @description Adds to each of the first N by_trunk entries its own timeseries, on the same buckets, equal to that trunk's GET /analytics/overview?trunk_id= timeseries (one request instead of N + 1) */
+                trunk_series?: number;
             };
             header?: never;
             path?: never;
@@ -5567,7 +5571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk, timeseries (every bucket, empty ones included) */
+            /** @description period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk (with trunk_series=N, the first N with their own timeseries), timeseries (every bucket, empty ones included) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

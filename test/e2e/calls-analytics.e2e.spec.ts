@@ -175,6 +175,38 @@ describe('call records and analytics (embedded chDB)', () => {
     expect(response.body.summary.total_calls).toBeGreaterThan(100);
   });
 
+  it.each([
+    ['hourly', new Date(now - 1 * DAY - 33 * 60_000 - 7_000), new Date(now - 2 * 3_600_000 + 123_456)],
+    ['daily', new Date(now - 2.7 * DAY - 5_123), new Date(now - 0.2 * DAY)],
+  ])(
+    "gives the busiest trunks' series with trunk_series, each equal to that trunk's own answer (%s)",
+    async (granularity, start, end) => {
+      const range = `start_date=${start.toISOString()}&end_date=${end.toISOString()}&granularity=${granularity}`;
+      const plain = await client.get(`/v1/analytics/overview?${range}`);
+      const response = await client.get(`/v1/analytics/overview?${range}&trunk_series=2`);
+      expect(response.status).toBe(200);
+      // Additive: the same answer, the first two by_trunk entries with their series.
+      const stripped = response.body.by_trunk.map(({ timeseries: _, ...entry }: any) => entry);
+      expect({ ...response.body, by_trunk: stripped }).toEqual(plain.body);
+      expect(plain.body.by_trunk.every((entry: any) => !('timeseries' in entry))).toBe(true);
+      expect(response.body.by_trunk.length).toBe(3);
+      expect('timeseries' in response.body.by_trunk[2]).toBe(false);
+      for (const entry of response.body.by_trunk.slice(0, 2)) {
+        const own = await client.get(`/v1/analytics/overview?${range}&trunk_id=${entry.trunk_id}`);
+        expect(own.body.summary.total_calls).toBeGreaterThan(0);
+        expect(entry.timeseries).toEqual(own.body.timeseries);
+      }
+    },
+  );
+
+  it('answers a bad trunk_series with 400 naming it', async () => {
+    for (const bad of ['0', '21', '2.5', 'five', '']) {
+      const response = await client.get(`/v1/analytics/overview?trunk_series=${bad}`);
+      expectError(response, 400, 'invalid_params');
+      expect(response.body.error.param).toBe('trunk_series');
+    }
+  });
+
   it('counts nothing twice when every record is sent again, and reflects later versions', async () => {
     for (let i = 0; i < records.length; i += 300) await ingest(gateway, records.slice(i, i + 300));
     const changed = records

@@ -38,28 +38,40 @@ export function rangeOf(query: URLSearchParams, now = Date.now()): RangeChoice {
   };
 }
 
+/** The busiest trunks the overview's answer carries series for (the latency-by-trunk chart). */
+export const BUSIEST_TRUNKS = 5;
+
+/**
+ * The overview of a range (of one trunk with trunkId). Without a trunk it asks for the busiest
+ * trunks' own series too (trunk_series), so the whole page is one request.
+ */
 export function overview(range: RangeChoice, trunkId?: string, signal?: AbortSignal): Promise<Overview> {
   return call(
     api().GET('/analytics/overview', {
       signal,
       params: {
-        query: { start_date: range.start, end_date: range.end, granularity: range.granularity, trunk_id: trunkId },
+        query: {
+          start_date: range.start,
+          end_date: range.end,
+          granularity: range.granularity,
+          ...(trunkId ? { trunk_id: trunkId } : { trunk_series: BUSIEST_TRUNKS }),
+        },
       },
     }),
   );
 }
 
 /**
- * Each of the busiest trunks' own timeseries, for the latency-by-trunk chart, aligned on the main
- * answer's buckets (a bucket a trunk's answer lacks is a gap, never a shifted point).
+ * Each of the busiest trunks' own timeseries, from the same answer (trunk_series), aligned on its
+ * buckets by timestamp (a bucket a trunk's series lacks is a gap, never a shifted point).
  */
-export async function trunkSeries(range: RangeChoice, main: Overview, signal: AbortSignal, count = 5) {
-  const trunks = main.by_trunk.slice(0, count);
-  const answers = await Promise.all(trunks.map((trunk) => overview(range, trunk.trunk_id, signal)));
-  return trunks.map((trunk, i) => {
-    const byTime = new Map(answers[i].timeseries.map((p) => [p.timestamp, p]));
-    return { trunk, series: main.timeseries.map((p) => byTime.get(p.timestamp) ?? null) };
-  });
+export function trunkSeries(main: Overview) {
+  return main.by_trunk
+    .filter((trunk) => trunk.timeseries)
+    .map((trunk) => {
+      const byTime = new Map((trunk.timeseries ?? []).map((p) => [p.timestamp, p]));
+      return { trunk, series: main.timeseries.map((p) => byTime.get(p.timestamp) ?? null) };
+    });
 }
 
 /** Whether a bucket is cut by the range's start or end (fewer hours or minutes than the others). */

@@ -60,12 +60,11 @@ function Figures({ data }: { data: Overview }) {
 }
 
 /**
- * The charts of one answer. Figures, the calls chart and the latency chart come from the main
- * answer (one request); the busiest trunks' chart from one request per trunk, started once the
- * main answer names them and cancelled with it when the range changes or the page is left.
+ * The charts of one answer: figures, the calls and latency charts and the busiest trunks' chart
+ * all come from the one overview request (its by_trunk entries carry their series: trunk_series).
  */
 function Charts({ range, data }: { range: RangeChoice; data: Overview }) {
-  const trunks = useLoad((signal) => trunkSeries(range, data, signal), [data]);
+  const trunks = useMemo(() => trunkSeries(data), [data]);
   const x = useMemo(() => data.timeseries.map((p) => Date.parse(p.timestamp) / 1000), [data]);
   const partial = useMemo(
     () =>
@@ -96,23 +95,19 @@ function Charts({ range, data }: { range: RangeChoice; data: Overview }) {
       of((p) => p.p99_latency_ms),
     ];
   }, [data]);
-  const byTrunk = useMemo<AlignedData | null>(
-    () =>
-      trunks.data && [x, ...trunks.data.map(({ series }) => series.map((p) => (p?.calls ? p.avg_latency_ms : null)))],
-    [trunks.data],
+  const byTrunk = useMemo<AlignedData>(
+    () => [x, ...trunks.map(({ series }) => series.map((p) => (p?.calls ? p.avg_latency_ms : null)))],
+    [trunks],
   );
-  // Children's effects (uPlot draws) run before these: the first marks the figures and the main
-  // charts drawn, the second every chart with its per-bucket and per-trunk detail.
+  // Children's effects (uPlot draws) run before this one. Every chart comes with the one answer,
+  // so the page is drawn and complete at once (both marks kept for bench/console).
   useEffect(() => {
     performance.mark('tl:overview-drawn');
+    performance.mark('tl:overview-complete');
   }, [data]);
-  const complete = Boolean(trunks.data || trunks.error);
-  useEffect(() => {
-    if (complete) performance.mark('tl:overview-complete');
-  }, [complete, data]);
   const trunkSeriesSpecs = useMemo(
-    () => (trunks.data ?? []).map(({ trunk }, i) => ({ label: trunk.trunk_name, color: PALETTE[i % PALETTE.length] })),
-    [trunks.data],
+    () => trunks.map(({ trunk }, i) => ({ label: trunk.trunk_name, color: PALETTE[i % PALETTE.length] })),
+    [trunks],
   );
   const unit = range.granularity === 'hourly' ? 'hour' : 'day';
   // Half a bucket on each side: the first and last bars are drawn whole.
@@ -120,12 +115,7 @@ function Charts({ range, data }: { range: RangeChoice; data: Overview }) {
   const xRange: [number, number] = [x[0] - half, x[x.length - 1] + half];
   const partials = partial.filter(Boolean).length;
   return (
-    <div
-      class="charts"
-      data-testid="overview-charts"
-      data-range={range.range}
-      data-complete={complete ? 'true' : undefined}
-    >
+    <div class="charts" data-testid="overview-charts" data-range={range.range} data-complete="true">
       <TimeChart
         id="volume"
         title={`Calls and success rate per ${unit}`}
@@ -152,13 +142,11 @@ function Charts({ range, data }: { range: RangeChoice; data: Overview }) {
         yLabel="ms"
         xRange={xRange}
       />
-      {trunks.error && <Problem error={trunks.error} what="read the busiest trunks' latency" />}
-      {!complete && <Loading label="Loading the busiest trunks…" />}
-      {byTrunk && trunks.data && trunks.data.length > 0 && (
+      {trunks.length > 0 && (
         <TimeChart
           id="latency-by-trunk"
           title={`Average latency per ${unit}, busiest trunks`}
-          summary={trunks.data.map(({ trunk }) => trunk.trunk_name).join(', ')}
+          summary={trunks.map(({ trunk }) => trunk.trunk_name).join(', ')}
           data={byTrunk}
           series={trunkSeriesSpecs}
           yLabel="ms"

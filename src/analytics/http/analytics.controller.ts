@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { accountOf, Ctx, RequestContext } from '../../platform/http/request-context';
 import { CLOCK, Clock } from '../../shared/clock';
-import { AnalyticsQueryDto } from '../read/analytics.dto';
+import { AnalyticsOverviewQueryDto, AnalyticsQueryDto } from '../read/analytics.dto';
 import { AnalyticsOverviewDto } from '../read/analytics-overview.dto';
 import { GetAnalyticsOverview } from '../read/analytics.queries';
 import { ConcurrencyDto } from '../read/concurrency.dto';
@@ -28,9 +28,9 @@ export class AnalyticsController {
   @ApiOkResponse({
     type: AnalyticsOverviewDto,
     description:
-      'period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk, timeseries (every bucket, empty ones included)',
+      'period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk (with trunk_series=N, the first N with their own timeseries), timeseries (every bucket, empty ones included)',
   })
-  overview(@Query() query: AnalyticsQueryDto, @Ctx() ctx: RequestContext): Promise<object> {
+  overview(@Query() query: AnalyticsOverviewQueryDto, @Ctx() ctx: RequestContext): Promise<object> {
     return this.queries.execute(new GetAnalyticsOverview(accountOf(ctx), query, this.clock.now()));
   }
 

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { REJECTION_REASONS } from '../../rejections/rejection';
 import { FAILURE_CLASSES } from '../../shared/failure-taxonomy';
 
@@ -71,13 +71,6 @@ class ProviderBreakdownDto {
   @ApiProperty({ type: 'integer' }) avg_latency_ms!: number;
 }
 
-class TrunkBreakdownDto {
-  @ApiProperty() trunk_id!: string;
-  @ApiProperty() trunk_name!: string;
-  @ApiProperty({ type: 'integer' }) call_count!: number;
-  @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
-}
-
 class TimeseriesPointDto {
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
   @ApiProperty({ type: 'integer' }) calls!: number;
@@ -86,6 +79,19 @@ class TimeseriesPointDto {
   @ApiProperty({ type: 'integer', description: `${PERCENTILE}, of this bucket's calls` }) p50_latency_ms!: number;
   @ApiProperty({ type: 'integer', description: `${PERCENTILE}, of this bucket's calls` }) p95_latency_ms!: number;
   @ApiProperty({ type: 'integer', description: `${PERCENTILE}, of this bucket's calls` }) p99_latency_ms!: number;
+}
+
+class TrunkBreakdownDto {
+  @ApiProperty() trunk_id!: string;
+  @ApiProperty() trunk_name!: string;
+  @ApiProperty({ type: 'integer' }) call_count!: number;
+  @ApiProperty({ minimum: 0, maximum: 100 }) success_rate!: number;
+  @ApiPropertyOptional({
+    type: [TimeseriesPointDto],
+    description:
+      "With trunk_series=N, on the first N entries only: this trunk's own timeseries, on the same buckets as the overview's, equal to GET /analytics/overview?trunk_id=<this trunk>'s timeseries",
+  })
+  timeseries?: TimeseriesPointDto[];
 }
 
 const countsOf = (keys: readonly string[], description: string): ApiPropertyOptions => ({

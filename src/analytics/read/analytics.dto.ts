@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { toInteger } from '../../platform/http/pagination';
 
 const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -23,4 +24,23 @@ export class AnalyticsQueryDto {
   @IsOptional()
   @IsIn(['daily', 'hourly'], { message: 'granularity must be daily or hourly' })
   granularity: 'daily' | 'hourly' = 'daily';
+}
+
+const TRUNK_SERIES = 'trunk_series must be an integer between 1 and 20';
+
+/** The overview's query: the range, and optionally the busiest trunks' own series. */
+export class AnalyticsOverviewQueryDto extends AnalyticsQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 20,
+    description:
+      "Adds to each of the first N by_trunk entries its own timeseries, on the same buckets, equal to that trunk's GET /analytics/overview?trunk_id= timeseries (one request instead of N + 1)",
+  })
+  @IsOptional()
+  @toInteger()
+  @IsInt({ message: TRUNK_SERIES })
+  @Min(1, { message: TRUNK_SERIES })
+  @Max(20, { message: TRUNK_SERIES })
+  trunk_series?: number;
 }

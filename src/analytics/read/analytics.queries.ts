@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
-import { AnalyticsQueryDto } from './analytics.dto';
+import { AnalyticsOverviewQueryDto } from './analytics.dto';
 import { addRow, avgInt, codecDistribution, emptyTotals, percent, ratio, round2, Totals } from './analytics.math';
-import { aggregateRange, OverviewRow, overviewSql } from './analytics.sql';
+import { aggregateRange, OverviewRow, overviewSql, trunkSeriesSql } from './analytics.sql';
 import { gatewayBreakdown } from './gateway-breakdown';
 
 import { analyticsRange, buckets, HOUR } from './analytics-range';
@@ -11,7 +11,7 @@ import { analyticsRange, buckets, HOUR } from './analytics-range';
 export class GetAnalyticsOverview {
   constructor(
     readonly accountId: string,
-    readonly query: AnalyticsQueryDto,
+    readonly query: AnalyticsOverviewQueryDto,
     readonly now: Date,
   ) {}
 }
@@ -39,8 +39,63 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
       overviewSql(hourly, !!query.trunk_id),
       rangeParams(accountId, query.trunk_id, start, end),
     );
-    return { ...present(grouped(rows), dimension(rows), start, end, hourly), ...gatewayBreakdown(rows) };
+    const answer = present(grouped(rows), dimension(rows), start, end, hourly);
+    if (query.trunk_series)
+      await this.addTrunkSeries(answer.by_trunk.slice(0, query.trunk_series), accountId, start, end, hourly);
+    return { ...answer, ...gatewayBreakdown(rows) };
   }
+
+  /**
+   * trunk_series: the busiest trunks' own timeseries from one more statement, computed as the
+   * overview with trunk_id computes its buckets, so each equals that trunk's own answer.
+   */
+  private async addTrunkSeries(
+    trunks: { trunk_id: string; timeseries?: object[] }[],
+    accountId: string,
+    start: Date,
+    end: Date,
+    hourly: boolean,
+  ): Promise<void> {
+    if (trunks.length === 0) return;
+    const rows = await this.clickhouse.query<OverviewRow>(trunkSeriesSql(hourly), {
+      ...rangeParams(accountId, undefined, start, end),
+      trunks: trunks.map((trunk) => trunk.trunk_id),
+    });
+    const byTrunk = new Map<string, Map<number, Totals>>();
+    for (const row of rows) {
+      const bucket = slot(slotMap(byTrunk, row.key), Number(row.pos) * 1000);
+      if (row.kind === 'bucket') addRow(bucket, row);
+      else bucket.pct = pctOf(row);
+    }
+    for (const trunk of trunks)
+      trunk.timeseries = timeseries(byTrunk.get(trunk.trunk_id) ?? new Map(), start, end, hourly);
+  }
+}
+
+function slotMap(map: Map<string, Map<number, Totals>>, key: string): Map<number, Totals> {
+  let inner = map.get(key);
+  if (!inner) map.set(key, (inner = new Map()));
+  return inner;
+}
+
+function pctOf(row: OverviewRow): [number, number, number] {
+  return [Number(row.v[0] ?? 0), Number(row.v[1] ?? 0), Number(row.v[2] ?? 0)];
+}
+
+/** One entry per bucket of the range, empty ones included. */
+function timeseries(byBucket: Map<number, Totals>, start: Date, end: Date, hourly: boolean) {
+  return buckets(start, end, hourly).map((at) => {
+    const b = byBucket.get(at) ?? emptyTotals();
+    return {
+      timestamp: new Date(at).toISOString(),
+      calls: b.calls,
+      avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls),
+      success_rate: percent(b.connected, b.calls),
+      p50_latency_ms: b.pct[0],
+      p95_latency_ms: b.pct[1],
+      p99_latency_ms: b.pct[2],
+    };
+  });
 }
 
 function grouped(rows: OverviewRow[]): Grouped {
@@ -51,7 +106,7 @@ function grouped(rows: OverviewRow[]): Grouped {
     else if (row.kind === 'bucket') addRow(slot(g.byBucket, Number(row.pos) * 1000), row);
     else if (row.kind === 'pct') {
       const into = row.key === 'total' ? g.total : slot(g.byBucket, Number(row.pos) * 1000);
-      into.pct = [Number(row.v[0] ?? 0), Number(row.v[1] ?? 0), Number(row.v[2] ?? 0)];
+      into.pct = pctOf(row);
     }
   }
   return g;
@@ -98,7 +153,7 @@ function present(
   start: Date,
   end: Date,
   hourly: boolean,
-): object {
+) {
   const t = g.total;
   const byProvider = new Map<string, Totals>();
   for (const [trunkId, totals] of g.byTrunk) {
@@ -154,17 +209,6 @@ function present(
         call_count: tr.calls,
         success_rate: percent(tr.connected, tr.calls),
       })),
-    timeseries: buckets(start, end, hourly).map((at) => {
-      const b = g.byBucket.get(at) ?? emptyTotals();
-      return {
-        timestamp: new Date(at).toISOString(),
-        calls: b.calls,
-        avg_latency_ms: avgInt(b.totalLatencySum, b.latencyCalls),
-        success_rate: percent(b.connected, b.calls),
-        p50_latency_ms: b.pct[0],
-        p95_latency_ms: b.pct[1],
-        p99_latency_ms: b.pct[2],
-      };
-    }),
+    timeseries: timeseries(g.byBucket, start, end, hourly),
   };
 }

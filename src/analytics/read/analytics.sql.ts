@@ -140,24 +140,32 @@ const RAW_EDGES = `${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)})`;
  * quantilesExactWeighted, which is the nearest rank (the smallest bin whose cumulative count
  * reaches ceil(p × n)). One row per bucket and one for the range, instead of every (bucket, bin).
  */
-function percentilesBranch(hourly: boolean, withTrunk: boolean, table: (name: AggregateName) => string): string {
-  const filter = trunkFilter(withTrunk);
+function percentilesBranch(
+  hourly: boolean,
+  filter: string,
+  table: (name: AggregateName) => string,
+  perTrunk = false,
+): string {
+  // Per trunk: one row per (trunk, bucket), keyed by the trunk; else one per bucket and one for the range.
+  const t = perTrunk ? 'trunk_id, ' : '';
   const seconds = (expr: string) => `toUInt32(toUnixTimestamp(${expr}))`;
   const wholeHours = hourly
-    ? `SELECT ${seconds('hour')} AS b, bin, n FROM ${table('latency_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`
-    : `SELECT ${seconds('day')} AS b, bin, n FROM ${table('latency_daily')}
+    ? `SELECT ${t}${seconds('hour')} AS b, bin, n FROM ${table('latency_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`
+    : `SELECT ${t}${seconds('day')} AS b, bin, n FROM ${table('latency_daily')}
          WHERE ${ACCOUNT} AND day >= ${at('d0_s')} AND day < ${at('d1_s')} ${filter}
        UNION ALL
-       SELECT ${seconds('toStartOfDay(hour)')} AS b, bin, n FROM ${table('latency_hourly')}
+       SELECT ${t}${seconds('toStartOfDay(hour)')} AS b, bin, n FROM ${table('latency_hourly')}
          WHERE ${ACCOUNT} AND ((hour >= ${at('h0_s')} AND hour < ${at('d0_s')}) OR (hour >= ${at('d1_s')} AND hour < ${at('h1_s')})) ${filter}`;
   const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
-  const edges = `SELECT ${seconds(rawBucket)} AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
+  const edges = `SELECT ${t}${seconds(rawBucket)} AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
        WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
   const quantiles = 'arrayMap(q -> toInt64(q), quantilesExactWeighted(0.5, 0.95, 0.99)(bin, toUInt64(n)))';
-  return `SELECT 'pct' AS kind, if(grouping(b) = 0, 'bucket', 'total') AS key, if(grouping(b) = 0, b, 0) AS pos,
+  const key = perTrunk ? 'toString(trunk_id)' : "if(grouping(b) = 0, 'bucket', 'total')";
+  const pos = perTrunk ? 'b' : 'if(grouping(b) = 0, b, 0)';
+  return `SELECT 'pct' AS kind, ${key} AS key, ${pos} AS pos,
     ${quantiles} AS v, 0 AS loss, CAST(([], []), 'Tuple(Array(String), Array(Int64))') AS codecs, CAST([], 'Array(String)') AS names
-    FROM (SELECT b, bin, sum(n) AS n FROM (${wholeHours} UNION ALL ${edges}) GROUP BY b, bin HAVING n > 0)
-    GROUP BY GROUPING SETS ((), (b))`;
+    FROM (SELECT ${t}b, bin, sum(n) AS n FROM (${wholeHours} UNION ALL ${edges}) GROUP BY ${t}b, bin HAVING n > 0)
+    GROUP BY ${perTrunk ? 'trunk_id, b' : 'GROUPING SETS ((), (b))'}`;
 }
 
 /** The branches of the overview statement by name (the benchmark times each one alone). */
@@ -181,7 +189,7 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       summed(TRUNK_SUMS),
       `FROM ${daysAndHours(CALL_STATS_DAILY.name, CALL_STATS_HOURLY.name, `trunk_id, ${TRUNK_SUMS.join(', ')}`, withTrunk)} GROUP BY trunk_id`,
     ),
-    'latency percentiles (range and buckets)': percentilesBranch(hourly, withTrunk, table),
+    'latency percentiles (range and buckets)': percentilesBranch(hourly, filter, table),
     'failure classes and signalling (whole hours)': branch(
       "'class'",
       'failure_class',
@@ -207,6 +215,37 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
     ),
     'trunk names': branch("'name'", 'trunk_id', '0', { names: '[name, provider]' }, `FROM (${TRUNK_DIMENSION_SQL})`),
   };
+}
+
+const IN_TRUNKS = 'AND trunk_id IN {trunks:Array(String)}';
+const SERIES_SUMS: SumColumn[] = ['calls', 'connected', 'latency_calls', 'total_latency_sum'];
+
+/**
+ * `trunk_series`: each of the given trunks' own buckets in one statement, from the same sources as
+ * the overview with `trunk_id` (the trunk-level hourly tables for whole hours, the raw rows for the
+ * partial hours at the edges, the trunk-level latency histograms for the percentiles), so a trunk's
+ * series equals its own overview's timeseries. Rows: kind 'bucket' (sums) and 'pct', key the trunk
+ * id, pos the bucket's unix second.
+ */
+export function trunkSeriesSql(hourly: boolean): string {
+  const table = (name: AggregateName) => AGGREGATES[name].perTrunk.name;
+  const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
+  const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
+  const columns = SERIES_SUMS.map((c) => `toInt64(${c}) AS ${c}`).join(', ');
+  const rawColumns = SERIES_SUMS.map((c) => `toInt64(${RAW[c] ?? '0'}) AS ${c}`).join(', ');
+  const sums = branch(
+    "'bucket'",
+    'toString(trunk_id)',
+    'b',
+    summed(SERIES_SUMS),
+    `FROM (SELECT trunk_id, toUnixTimestamp(${bucket}) AS b, ${columns} FROM ${table('stats_hourly')}
+         WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${IN_TRUNKS}
+       UNION ALL
+       SELECT trunk_id, toUnixTimestamp(${rawBucket}) AS b, ${rawColumns} FROM ${CALL_RECORDS.name}
+         WHERE ${RAW_EDGES} ${IN_TRUNKS} GROUP BY trunk_id, b)
+     GROUP BY trunk_id, b`,
+  );
+  return `${sums}\nUNION ALL\n${percentilesBranch(hourly, IN_TRUNKS, table, true)}`;
 }
 
 export const overviewSql = (hourly: boolean, withTrunk: boolean): string =>
