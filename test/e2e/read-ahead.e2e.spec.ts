@@ -39,7 +39,7 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
 
   beforeAll(async () => {
     const exact = { CREDENTIAL_CACHE_TTL_MS: '0', RATE_LIMIT_LEASE_PERCENT: '0', RECORD_CACHE_TTL_MS: '0' };
-    const noCopies = copies ? {} : { RECORD_CACHE_TTL_MS: '0' };
+    const noCopies: Record<string, string> = copies ? {} : { RECORD_CACHE_TTL_MS: '0' };
     app = await startTestApp({ REDIS_URL: TEST_REDIS_URL, ...(cached ? noCopies : exact) });
     ({ client, accountId } = await provisionAccountDirect(app, ['full']));
     ({ client: other } = await provisionAccountDirect(app, ['full'], 'Other'));
