@@ -72,6 +72,7 @@ export function projectionSettings(config: AppConfig): ProjectionSettings {
     readModelNamespace: readModelNamespace(config),
     consistencyTimeoutMs: config.consistencyTimeoutMs,
     batchSize: config.projectionBatchSize,
+    recordCacheTtlMs: config.recordCacheTtlMs,
   };
 }
 

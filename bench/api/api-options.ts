@@ -6,7 +6,12 @@ const COMMAND = {
   script: 'api/api.bench.js',
   options: {
     ...LOAD_OPTIONS,
-    path: { type: 'string', default: DEFAULT_PATH, pattern: /^\//, help: 'GET path template, {account_id} filled in' },
+    path: {
+      type: 'string',
+      default: DEFAULT_PATH,
+      pattern: /^\//,
+      help: 'GET path template; {account_id}, {trunk_id}, {sip_username} filled in (one trunk is provisioned)',
+    },
     key: {
       type: 'string',
       default: '',

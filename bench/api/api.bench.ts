@@ -26,8 +26,9 @@ async function run(options: ApiBenchOptions, cleanups: Cleanups): Promise<ApiBen
   const stores = throwawayStores(options, cleanups);
   const profile = options.cpuProf ? profileFile('api-app') : undefined;
   const app = await startApp(cleanups, {
-    env: { ...stores, LOG_LEVEL },
-    provision: { account: 'Bench Account', keys: ['full'], trunks: 0, providers: [] },
+    // One trunk, so that --path can name it: /v1/trunks/{trunk_id}, /v1/gateway/trunks/{sip_username}.
+    env: { ...stores, LOG_LEVEL, PROVIDER_VALIDATION: 'format' },
+    provision: { account: 'Bench Account', keys: ['full'], trunks: 1, providers: ['openai'] },
     execArgv: profilerFlags(options.cpuProf, profile),
   });
   // The app's measured runs, from the CPU samples taken around each (LoadTarget.cpuMicros).
@@ -36,7 +37,8 @@ async function run(options: ApiBenchOptions, cleanups: Cleanups): Promise<ApiBen
   if (!adminKey) throw new Error('expected a fresh event store schema, so that the app generates its admin key');
   const accountKey = account?.keys.full ?? '';
   const accountId = account?.id ?? '';
-  const path = fillPath(options.path, { account_id: accountId });
+  const trunkId = account?.trunks[0]?.id ?? '';
+  const path = fillPath(options.path, { account_id: accountId, trunk_id: trunkId, sip_username: 'bench-trunk-1' });
   const appTarget: LoadTarget = {
     url: `https://127.0.0.1:${app.ready.port}${path}`,
     ca: app.ready.cert,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ReadAhead, ReadAheadResult, readHash, readString } from '../infrastructure/read-model/read-ahead';
-import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
+import { GATE_READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import type { Principal } from '../shared/principal';
 import { accountOf, gatewayScopeOf } from '../platform/http/request-context';
 import { accountKeys } from '../accounts/projections/accounts.projection';
@@ -31,7 +31,8 @@ export interface PlannedRead {
 /**
  * The GET routes whose handler reads exactly one read-model record named by the path: the
  * request gate reads it in its own round trip (credential, rate limit, this record), so these
- * routes cost one Redis round trip; and when the record is there and the request is the plain
+ * routes cost one Redis round trip (none when the credential and the record are copies this
+ * instance holds); and when the record is there and the request is the plain
  * case (no query string), the gate answers from it at once, without the framework's handler
  * pipeline: the gateway's per-call lookup is the hottest path of the API. Every other case (a
  * missing record, another account's, a query string) goes on to the route's handler, which
@@ -43,7 +44,8 @@ export class ReadAheadRoutes {
 
   constructor(
     @Inject(READ_SETTINGS) settings: ReadSettings,
-    @Inject(READ_MODEL_STORE) private readonly store: ReadModelStore,
+    // With Redis, this instance's copies of these records (docs/scaling.md, "Per-instance caches").
+    @Inject(GATE_READ_MODEL_STORE) private readonly store: ReadModelStore,
   ) {
     this.routes = {
       '/v1/accounts/:id': {

@@ -30,6 +30,7 @@ import { SharedCheckpoint } from '../eventsourcing/shared-checkpoint';
 import type { ReadModelStatus } from '../eventsourcing/read-model-status.port';
 import type { ReadYourWrites } from '../eventsourcing/read-your-writes.port';
 import { RestoreMark, RestoreWatch } from '../eventsourcing/restore-watch';
+import type { GateRecords } from './gate-records';
 
 /** Every projection kept in the read-model store, in the order they apply each event. */
 export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
@@ -37,6 +38,9 @@ export function buildReadModelProjections(secrets: SecretReader, sipDomain: stri
 }
 
 const READ_MODELS = 'read-models';
+
+/** The gate's record store and its invalidations (gate-records.ts), provided by ReadModelsModule. */
+export const GATE_RECORDS = Symbol('GateRecords');
 /** Behind the event store by more than this, the read models are catching up, not merely busy. */
 const RESTORING_LAG_MS = 1000;
 
@@ -68,6 +72,7 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
     @Inject(CLICKHOUSE) clickhouse: ClickHouseExecutor,
     @Inject(PROJECTION_SETTINGS) private readonly settings: ProjectionSettings,
     @Inject(CLUSTER) cluster: ClusterServices | null,
+    @Inject(GATE_RECORDS) records: GateRecords,
     logging: AppLogger,
   ) {
     this.logger = logging.for('projections');
@@ -88,6 +93,8 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
         onResume: (checkpoint) => checkpoint === null && this.shared?.checkpoint && this.restores.begun(),
         onBehind: () => this.restores.begun(),
       },
+      // Every instance's copies of the records a batch wrote are dropped before it is announced.
+      records.invalidations ?? undefined,
     );
     this.runner = readModels.runner;
     this.shared = readModels.shared;

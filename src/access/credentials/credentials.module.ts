@@ -3,7 +3,11 @@ import type { Redis } from 'ioredis';
 import { ApiKeyLookup } from '../../api-keys/read/api-key.lookup';
 import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
 import { REDIS } from '../../infrastructure/infrastructure.module';
-import { READ_MODEL_STORE, ReadModelStore } from '../../infrastructure/read-model/read-model-store.port';
+import {
+  GATE_READ_MODEL_STORE,
+  READ_MODEL_STORE,
+  ReadModelStore,
+} from '../../infrastructure/read-model/read-model-store.port';
 import { AppLogger } from '../../platform/logging/logging';
 import { LeasedRateLimiter } from '../../rate-limiting/leased.rate-limiter';
 import { RATE_LIMITER, RateLimiter } from '../../rate-limiting/rate-limiter.port';
@@ -49,12 +53,13 @@ export class CredentialsModule {
         ApiKeyLookup,
         {
           provide: GATE,
-          inject: [REDIS, RATE_LIMITER, ApiKeyLookup, READ_MODEL_STORE],
+          inject: [REDIS, RATE_LIMITER, ApiKeyLookup, READ_MODEL_STORE, GATE_READ_MODEL_STORE],
           useFactory: (
             redis: Redis | null,
             limiter: RateLimiter,
             lookup: ApiKeyLookup,
             store: ReadModelStore,
+            records: ReadModelStore,
           ): Gate => {
             const limits = {
               perMinute: settings.perMinute,
@@ -74,7 +79,9 @@ export class CredentialsModule {
               ttlMs: settings.credentialCacheTtlMs,
               maxEntries: CREDENTIAL_CACHE_ENTRIES,
             });
-            return { gate: new CachedCredentialGate(shared, cache, leased, limits), cache };
+            // A gateway lookup reads its record from the gate's store only when that holds copies.
+            const copies = records !== store ? records : null;
+            return { gate: new CachedCredentialGate(shared, cache, leased, limits, copies), cache };
           },
         },
         {

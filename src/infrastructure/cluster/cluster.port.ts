@@ -9,6 +9,8 @@ export interface MessageBus {
   subscribe(channel: string, handler: MessageHandler): Promise<void>;
   /** After a lost subscriber connection comes back: messages may have been missed. */
   onResync(handler: () => void): void;
+  /** False while the subscriber connection is down: messages sent now are lost to this instance. */
+  readonly connected: boolean;
   /** Resolves with the number of instances that received it. */
   publish(channel: string, message: string): Promise<number>;
   /** Resolves true once every listening instance acknowledged, false past the timeout. */
@@ -28,6 +30,12 @@ export interface CheckpointTarget {
   key: string;
   /** Pub/sub channel told every new checkpoint. */
   channel: string;
+  /**
+   * Full Redis key written with the announcement, where it differs from `key`: the checkpoint the
+   * waiters read, which a deferred announcement (write(..., deferAnnouncement)) leaves behind `key`
+   * until announce() names it as `key`.
+   */
+  announcedKey?: string;
 }
 
 /** Read-model writes and their checkpoint, applied only while the writer's lease term holds. */
@@ -38,8 +46,10 @@ export interface FencedWriter {
     ops: WriteOp[],
     checkpoint: CheckpointTarget & { value: string },
     applied?: AppliedCount,
+    /** Only the checkpoint `key` now; the announcement (announcedKey, the channel) by a later announce(). */
+    deferAnnouncement?: boolean,
   ): Promise<void>;
-  /** Only the checkpoint: for a projection whose writes go elsewhere (ClickHouse). */
+  /** Only the checkpoint, announced: for a projection whose writes go elsewhere (ClickHouse), or a deferred announcement. */
   announce(term: LeaderTerm, checkpoint: CheckpointTarget & { value: string }): Promise<void>;
 }
 

@@ -71,6 +71,10 @@ export class RedisBus implements MessageBus {
     }
   }
 
+  get connected(): boolean {
+    return this.subscriber.status === 'ready';
+  }
+
   /** Called after the subscriber reconnects: messages sent meanwhile were lost. */
   onResync(handler: () => void): void {
     this.resyncs.push(handler);

@@ -12,6 +12,8 @@ import { leaseKeys } from './lease-keys';
 // successor read the checkpoint. Keys other than the lease are built inside the script (like the
 // read-model store's page script): fine on one Redis, not on Redis Cluster.
 // Scores travel as strings: Lua numbers print with 14 significant digits.
+// The announcement (the announced key, when the target has one, and the PUBLISH) can be left to a
+// later announce(): a leader whose instances hold copies of records drops them in between.
 // Returns 1 when written, 0 when the lease is no longer this term's (nothing written).
 const WRITE_LUA = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -26,10 +28,9 @@ for _, op in ipairs(cjson.decode(ARGV[3])) do
   elseif kind == 'zrem' then redis.call('ZREM', key, op[3])
   end
 end
-if ARGV[4] ~= '' then
-  redis.call('SET', ARGV[4], ARGV[5])
-  redis.call('PUBLISH', ARGV[6], ARGV[5])
-end
+if ARGV[4] ~= '' then redis.call('SET', ARGV[4], ARGV[5]) end
+if ARGV[9] ~= '' then redis.call('SET', ARGV[9], ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], ARGV[5]) end
 if ARGV[7] ~= '' then redis.call('HINCRBY', ARGV[7], 'events', ARGV[8]) end
 return 1`;
 
@@ -47,20 +48,21 @@ export class RedisFencedWriter implements FencedWriter {
     this.command = defineScript(redis, 'trunklineFencedWrite', { numberOfKeys: 1, lua: WRITE_LUA });
   }
 
-  /** Read-model writes (keys relative to `prefix`) and the checkpoint after them. */
+  /** Read-model writes (keys relative to `prefix`) and the checkpoint after them, announced unless `deferAnnouncement`. */
   async write(
     term: LeaderTerm,
     prefix: string,
     ops: WriteOp[],
     checkpoint: CheckpointTarget & { value: string },
     applied?: AppliedCount,
+    deferAnnouncement = false,
   ): Promise<void> {
-    await this.run(term, prefix, ops.filter(hasEffect).map(encode), checkpoint, applied);
+    await this.run(term, prefix, ops.filter(hasEffect).map(encode), checkpoint, applied, !deferAnnouncement);
   }
 
-  /** Only the checkpoint: for a projection whose writes go elsewhere (ClickHouse). */
+  /** Only the checkpoint: for a projection whose writes go elsewhere (ClickHouse), or a deferred announcement. */
   async announce(term: LeaderTerm, checkpoint: CheckpointTarget & { value: string }): Promise<void> {
-    await this.run(term, '', [], checkpoint);
+    await this.run(term, '', [], checkpoint, undefined, true);
   }
 
   private async run(
@@ -68,7 +70,8 @@ export class RedisFencedWriter implements FencedWriter {
     prefix: string,
     ops: unknown[],
     checkpoint: CheckpointTarget & { value: string },
-    applied?: AppliedCount,
+    applied: AppliedCount | undefined,
+    announce: boolean,
   ): Promise<void> {
     const lease = leaseKeys(this.leaseNamespace, term.name).lease;
     const count = applied ? [applied.key, String(applied.events)] : ['', '0'];
@@ -79,8 +82,9 @@ export class RedisFencedWriter implements FencedWriter {
       JSON.stringify(ops),
       checkpoint.key,
       checkpoint.value,
-      checkpoint.channel,
+      announce ? checkpoint.channel : '',
       ...count,
+      announce ? (checkpoint.announcedKey ?? '') : '',
     );
     if (Number(written) !== 1) {
       term.resign('a fenced write was refused');

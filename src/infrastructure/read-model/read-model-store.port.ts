@@ -68,3 +68,10 @@ export class ReadModelUnavailableError extends Error {
 }
 
 export const READ_MODEL_STORE = Symbol('ReadModelStore');
+
+/**
+ * The store the request gate reads single records through: with Redis, a CachingReadModelStore
+ * over READ_MODEL_STORE (this instance's copies, kept coherent by the projection leader); the
+ * store itself otherwise. Projections never read through it.
+ */
+export const GATE_READ_MODEL_STORE = Symbol('GateReadModelStore');

@@ -61,6 +61,7 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) GATEWAY_RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(60_000) CREDENTIAL_CACHE_TTL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(60_000) RECORD_CACHE_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10) RATE_LIMIT_LEASE_PERCENT?: number;
   @IsOptional() @Matches(SIP_ROUTE, { message: SIP_ROUTE_MESSAGE('SIP_ROUTE_OPENAI') }) SIP_ROUTE_OPENAI?: string;
   @IsOptional()
@@ -130,6 +131,8 @@ export interface AppConfig {
   gatewayUnknownLookupsPerMinute: number;
   /** How long an instance trusts a cached credential without hearing of a revocation; 0 = no cache. */
   credentialCacheTtlMs: number;
+  /** With Redis: how long an instance trusts its copy of a record the gate reads without hearing of a write; 0 = no copies. */
+  recordCacheTtlMs: number;
   /** The largest lease of rate-limit slots an instance takes, in percent of the limit; 0 = one slot per request. */
   rateLimitLeasePercent: number;
   /** Where a gateway relays each provider's calls: a SIP URI template per provider, null when unset. */
@@ -228,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     gatewayRateLimitPerMinute: parsed.GATEWAY_RATE_LIMIT_PER_MINUTE ?? 120_000,
     gatewayUnknownLookupsPerMinute: parsed.GATEWAY_UNKNOWN_LOOKUPS_PER_MINUTE ?? 6000,
     credentialCacheTtlMs: parsed.CREDENTIAL_CACHE_TTL_MS ?? 10_000,
+    recordCacheTtlMs: parsed.RECORD_CACHE_TTL_MS ?? 10_000,
     rateLimitLeasePercent: parsed.RATE_LIMIT_LEASE_PERCENT ?? 1,
     sipRoutes: {
       openai: parsed.SIP_ROUTE_OPENAI ?? null,
