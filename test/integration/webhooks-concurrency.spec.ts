@@ -72,12 +72,14 @@ describe('webhooks on PostgreSQL with concurrent writers', () => {
           { expected: 'no_stream' },
         )
         .then(
-          () => 'recorded',
+          // A report that reads the stream after the first one landed is told by the decider that
+          // the attempt is recorded already (no event): on a busy machine the four need not overlap.
+          (outcome) => (outcome.events.length > 0 ? 'recorded' : 'already_recorded'),
           (error: unknown) => (error instanceof DomainError ? error.code : 'other'),
         );
     const results = await Promise.all([report(500), report(200), report(500), report(200)]);
     expect(results.filter((r) => r === 'recorded')).toHaveLength(1);
-    expect(results.filter((r) => r === 'precondition_failed')).toHaveLength(3);
+    expect(results.filter((r) => r === 'precondition_failed' || r === 'already_recorded')).toHaveLength(3);
     expect(await store.readStream(webhookDeliveryStream(deliveryId))).toHaveLength(1);
   });
 
