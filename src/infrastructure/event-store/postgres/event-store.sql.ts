@@ -205,4 +205,15 @@ export const readAll = statement<{ afterTransaction: string; afterPosition: stri
   (p) => [p.afterTransaction, p.afterPosition, p.maxCount],
 );
 
+/**
+ * Whether events past a position exist that readAll did not hand out: appended by a transaction
+ * that committed while an older one, anywhere in the cluster, is still in flight (readAll reads
+ * only below the snapshot's xmin so that it never skips a position). A subscription woken by such
+ * an append looks again soon instead of sleeping until its idle poll.
+ */
+export const withheldAfter = statement<{ afterTransaction: string; afterPosition: string }, { withheld: boolean }>(
+  `SELECT EXISTS (SELECT 1 FROM events WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)) AS withheld`,
+  (p) => [p.afterTransaction, p.afterPosition],
+);
+
 export const ping = statement<Record<string, never>, { ok: number }>('SELECT 1 AS ok', () => []);

@@ -2,6 +2,11 @@ import type { BatchHandler, EventSubscription, GlobalPosition, StoredEvent } fro
 import type { EventStoreLogger } from '../event-store.logger';
 import { deliverWithRetry, retryDelay } from '../batch-delivery';
 
+/** First look again after 5 ms, doubling up to a second (never longer than the idle poll). */
+export function withheldDelay(round: number, idlePollMs: number): number {
+  return Math.min(idlePollMs, 1000, 5 * 2 ** Math.min(round, 8));
+}
+
 /** In-process "something was appended" signal; listeners must be cheap and never throw. */
 export class ChangeSignal {
   private readonly listeners = new Set<() => void>();
@@ -22,6 +27,12 @@ export interface PollingSubscriptionOptions {
   /** Fallback when no signal arrives (another process appended and its notification was lost). */
   idlePollMs: number;
   readAll: (after: GlobalPosition | null, maxCount: number) => Promise<StoredEvent[]>;
+  /**
+   * Whether events past `after` exist that readAll did not return yet (committed, but held back
+   * behind an older transaction still in flight): then the loop looks again soon, since no
+   * further signal will come for them.
+   */
+  withheldAfter?: (after: GlobalPosition | null) => Promise<boolean>;
   changes: ChangeSignal;
   handler: BatchHandler;
   logger: EventStoreLogger;
@@ -57,6 +68,7 @@ export class PollingSubscription implements EventSubscription {
 
   private async run(): Promise<void> {
     let after = this.options.after;
+    let withheldRounds = 0;
     while (!this.stopped) {
       const seen = this.signals;
       const batch = await this.read(after);
@@ -64,9 +76,26 @@ export class PollingSubscription implements EventSubscription {
       if (batch.length > 0) {
         if (!(await this.deliver(batch))) return;
         after = batch[batch.length - 1].position;
+        withheldRounds = 0;
       } else if (seen === this.signals) {
-        await this.sleep(this.options.idlePollMs, true);
+        if (await this.withheld(after)) {
+          // The append that woke us is committed but not readable yet: look again soon.
+          await this.sleep(withheldDelay(withheldRounds++, this.options.idlePollMs), true);
+        } else {
+          withheldRounds = 0;
+          await this.sleep(this.options.idlePollMs, true);
+        }
       }
+    }
+  }
+
+  /** False when the store cannot tell (or the check fails: the idle poll covers it). */
+  private async withheld(after: GlobalPosition | null): Promise<boolean> {
+    if (!this.options.withheldAfter) return false;
+    try {
+      return await this.options.withheldAfter(after);
+    } catch {
+      return false;
     }
   }
 

@@ -139,6 +139,10 @@ export class PostgresEventStore implements EventStore {
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       idlePollMs: this.options.idlePollMs ?? 250,
       readAll: (after, maxCount) => this.readAll({ after, maxCount }),
+      withheldAfter: async (after) => {
+        const [row] = await this.run(sql.withheldAfter, after ? afterParams(after) : START);
+        return row?.withheld === true;
+      },
       changes: this.changes,
       handler,
       logger: this.logger,
