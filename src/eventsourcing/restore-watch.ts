@@ -18,6 +18,8 @@ const WATCH_MS = 200;
 export class RestoreWatch {
   private generation = 0;
   private restoringNow = false;
+  /** What showed the latest restore beginning (for the log of the answers it turned into 503). */
+  private lastCause = 'none';
   private watcher: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -37,8 +39,14 @@ export class RestoreWatch {
   }
 
   /** Something showed a restore beginning: believed under way until a check says it is over. */
-  begun(): void {
+  begun(cause = 'a restore began'): void {
+    if (!this.restoringNow) this.lastCause = cause;
     this.observe(true);
+  }
+
+  /** What showed the latest restore beginning ('none' before any did). */
+  get cause(): string {
+    return this.lastCause;
   }
 
   /** What a check found. */

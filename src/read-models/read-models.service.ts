@@ -64,6 +64,8 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
   private readonly restores: RestoreWatch;
   /** When this instance began: a lag counts as a restore only for events older than that. */
   private readonly startedAtMs = Date.now();
+  /** When restoringSince last logged why a miss was answered 503. */
+  private loggedAtMs = 0;
 
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
@@ -78,7 +80,7 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
     this.logger = logging.for('projections');
     const projections = buildReadModelProjections(secrets, settings.sipDomain);
     const { readModelNamespace, batchSize } = settings;
-    this.restores = new RestoreWatch(() => this.checkRestoring());
+    this.restores = new RestoreWatch(() => this.restoring());
     const readModels = readModelRunner(
       cluster,
       READ_MODELS,
@@ -90,8 +92,9 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
       {
         // A resume from nothing after this instance saw a checkpoint is a replay of every event
         // (Redis lost its data). A first start has seen none; memory read models never lose data.
-        onResume: (checkpoint) => checkpoint === null && this.shared?.checkpoint && this.restores.begun(),
-        onBehind: () => this.restores.begun(),
+        onResume: (checkpoint) =>
+          checkpoint === null && this.shared?.checkpoint && this.restores.begun('resumed from no checkpoint'),
+        onBehind: () => this.restores.begun('the shared checkpoint went back'),
       },
       // Every instance's copies of the records a batch wrote are dropped before it is announced.
       records.invalidations ?? undefined,
@@ -153,7 +156,7 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
   async restoring(): Promise<boolean> {
     // Not fed to the watch: a lagging projection on a busy machine is not a restore begun or
     // ended (only the watch's own check, while a restore is believed under way, ends one).
-    return this.checkRestoring();
+    return (await this.restoringCause()) !== null;
   }
 
   /** Taken when a request starts, from memory: what restoringSince compares with. */
@@ -167,22 +170,37 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
    * answers that are misses, so the check's store reads stay off the hot path.
    */
   async restoringSince(mark: RestoreMark): Promise<boolean> {
-    if (this.restores.changedSince(mark)) return true;
-    const now = await this.restoring();
-    return now || this.restores.changedSince(mark);
+    const cause = this.restores.changedSince(mark)
+      ? this.restores.cause
+      : ((await this.restoringCause()) ?? (this.restores.changedSince(mark) ? this.restores.cause : null));
+    if (cause === null) return false;
+    // At most once a second: an operator sees why misses were answered 503, not every one of them.
+    const now = Date.now();
+    if (now - this.loggedAtMs >= 1000) {
+      this.loggedAtMs = now;
+      this.logger.warn(
+        { cause, restore_generation: this.restores.mark().generation },
+        'a miss answered 503: read models restoring',
+      );
+    }
+    return true;
   }
 
-  private async checkRestoring(): Promise<boolean> {
+  /** Why the read models count as restoring now (null: they do not). */
+  private async restoringCause(): Promise<string | null> {
     const seen = this.shared?.checkpoint ?? null;
     if (seen) {
       const stored = await this.store.get(`checkpoint:${READ_MODELS}`);
-      if (stored === null || comparePositions(decodePosition(stored), seen) < 0) return true;
+      if (stored === null) return 'the stored checkpoint is gone';
+      if (comparePositions(decodePosition(stored), seen) < 0) return 'the stored checkpoint is behind one seen';
     }
     // Well behind on events recorded before this instance started: it started during a replay (it
     // has seen no checkpoint go back). Events recorded since are live traffic, however busy the
     // machine: a lagging projection is not a restore.
     const { lagMs } = await this.runner.status();
-    return lagMs > Math.max(RESTORING_LAG_MS, Date.now() - this.startedAtMs);
+    return lagMs > Math.max(RESTORING_LAG_MS, Date.now() - this.startedAtMs)
+      ? `behind by ${lagMs} ms on events older than this instance`
+      : null;
   }
 
   status(): Promise<ProjectionStatus> {

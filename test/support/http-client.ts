@@ -100,7 +100,10 @@ async function firstEvent(body: AsyncIterable<Buffer> & { destroy(): unknown }):
 
 /** The envelope of decisions.md: {"error": {"code", "message", "status"}}. */
 export function expectError(response: ApiResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
+  const actual = { status: response.status, code: response.body?.error?.code };
+  // On a mismatch the diff also shows the message: which of several 503s (or 404s) it was.
+  if (actual.status !== status || actual.code !== code)
+    expect({ ...actual, message: response.body?.error?.message }).toEqual({ status, code });
   expect(response.body.error.status).toBe(status);
   expect(typeof response.body.error.message).toBe('string');
   expect(response.body.error.message.length).toBeGreaterThan(0);

@@ -43,4 +43,13 @@ describe('RestoreWatch', () => {
     expect(watch.mark().restoring).toBe(true);
     watch.stop();
   });
+
+  it('names what showed the restore beginning, the first sign while one is under way', () => {
+    const watch = new RestoreWatch(async () => true, 1000);
+    expect(watch.cause).toBe('none');
+    watch.begun('resumed from no checkpoint');
+    watch.begun('the shared checkpoint went back');
+    expect(watch.cause).toBe('resumed from no checkpoint');
+    watch.stop();
+  });
 });
