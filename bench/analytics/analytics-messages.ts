@@ -1,7 +1,7 @@
-/** IPC between analytics.bench.ts and its app child (analytics-app-server.ts). */
+/** IPC between analytics.bench.ts and its app child (analytics-app-server.ts), and the calls app's share. */
 
-/** What the app child adds to its `ready`. */
-export interface AnalyticsReadyExtra {
+/** What the calls app child (calls-app.ts) adds to its `ready`. */
+export interface CallsReadyExtra {
   chdbVersion: string;
 }
 
@@ -83,13 +83,14 @@ export interface StatementTime {
   p95Ms: number;
 }
 
-/**
- * The bench-only commands the app child runs through the app's own ClickHouse executor: chDB
- * allows one engine per process, so the bulk load and the raw-row baseline run beside the app.
- */
-export interface AnalyticsOps {
+/** The requests every calls app child answers (calls-app.ts): the bulk load, then waiting for merges. */
+export interface CallsOps {
   load: [LoadSpec, LoadResult];
   settle: [{ timeoutMs: number }, SettleResult];
+}
+
+/** What the analytics app child answers beyond the calls app's share. */
+export interface AnalyticsOps extends CallsOps {
   raw: [RawRequest, TimedRuns];
   breakdown: [BreakdownRequest, StatementTime[]];
   export: [{ path: string; accountId: string }, ExportResult];

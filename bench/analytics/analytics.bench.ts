@@ -8,7 +8,7 @@ import { getUntilOk } from '../lib/probe';
 import { startApp } from '../lib/start-app';
 import type { AnalyticsReport, AppLoadFigures, ConcurrencySeries, Series } from './analytics-figures';
 import { ApiClient, measurePages, overviewPath, timeConcurrency, timeOverview } from './analytics-http';
-import type { AnalyticsOps, AnalyticsReadyExtra, ExportResult, TimedRuns } from './analytics-messages';
+import type { AnalyticsOps, CallsReadyExtra, ExportResult, TimedRuns } from './analytics-messages';
 import { type AnalyticsBenchOptions, parseAnalyticsOptions } from './analytics-options';
 import { loadPostgres, timePostgresOverview } from './analytics-postgres';
 import { formatAnalyticsReport } from './analytics-report';
@@ -29,7 +29,7 @@ const PAGE_RUNS = 10;
 async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<AnalyticsReport> {
   const host = describeHost();
   const dataDir = tempDir(cleanups, 'trunkline-analytics-bench-');
-  const app = await startApp<AnalyticsReadyExtra, AnalyticsOps>(cleanups, {
+  const app = await startApp<CallsReadyExtra, AnalyticsOps>(cleanups, {
     script: join(__dirname, 'analytics-app-server.js'),
     dataDir,
     provision: { account: 'Analytics Bench Account', keys: ['full'], trunks: 0, providers: [] },

@@ -7,7 +7,7 @@ import type { Cleanups } from '../lib/cleanups';
 import { describeHost } from '../lib/machine';
 import { getUntilOk } from '../lib/probe';
 import { startApp } from '../lib/start-app';
-import type { AnalyticsOps, AnalyticsReadyExtra } from '../analytics/analytics-messages';
+import type { AnalyticsOps, CallsReadyExtra } from '../analytics/analytics-messages';
 import { measureLoads } from './console-load';
 import { type ConsoleBenchOptions, parseConsoleOptions } from './console-options';
 import { type ConsoleReport, formatConsoleReport } from './console-report';
@@ -23,7 +23,7 @@ const BUILT_CONSOLE = join(__dirname, '..', '..', 'console');
 
 async function run(options: ConsoleBenchOptions, cleanups: Cleanups): Promise<ConsoleReport> {
   const host = describeHost();
-  const app = await startApp<AnalyticsReadyExtra, AnalyticsOps>(cleanups, {
+  const app = await startApp<CallsReadyExtra, AnalyticsOps>(cleanups, {
     script: join(__dirname, '..', 'analytics', 'analytics-app-server.js'),
     provision: { account: 'Console Bench Account', keys: ['full'], trunks: 0, providers: [] },
     readyTimeoutMs: 120_000,

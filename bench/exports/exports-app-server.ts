@@ -1,29 +1,16 @@
 import { rmSync } from 'node:fs';
-import { CLICKHOUSE, type ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
+import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
 import { exportQuery, FILE_FORMATS } from '../../src/exports/run/export-query';
-import { reportProgress } from '../lib/child-control';
-import { serveApp } from '../lib/serve-app';
-import { settle } from '../analytics/analytics-engine';
-import { loadCalls } from '../analytics/analytics-load';
-import type { BaselineRequest, BaselineResult, ExportsOps, ExportsReadyExtra } from './exports-messages';
+import { serveCallsApp } from '../analytics/calls-app';
+import type { BaselineRequest, BaselineResult, ExportsOps } from './exports-messages';
 
 /*
- * The app child of exports.bench.ts (embedded chDB, PGlite, in-memory read models, a fresh data
- * directory). It also answers bench-only commands through the app's own ClickHouse executor:
- * chDB allows one engine per process, so the bulk load and the baseline run here.
+ * The app child of exports.bench.ts: the calls app (calls-app.ts), which also answers the
+ * baseline, the export's statement written by the engine alone.
  */
-serveApp<ExportsReadyExtra, ExportsOps>(async (running) => {
-  const clickhouse = running.app.get<symbol, ClickHouseExecutor>(CLICKHOUSE);
-  const [{ version }] = await clickhouse.query<{ version: string }>('SELECT version() AS version');
-  return {
-    ready: { chdbVersion: version },
-    handlers: {
-      load: (spec) => loadCalls(clickhouse, spec, reportProgress),
-      settle: ({ timeoutMs }) => settle(clickhouse, timeoutMs),
-      baseline: (request) => baseline(clickhouse, request),
-    },
-  };
-});
+serveCallsApp<ExportsOps>((clickhouse) => ({
+  baseline: (request) => baseline(clickhouse, request),
+}));
 
 /** The export's own statement (same SQL, same filters), written by the engine with no job, queue or HTTP. */
 async function baseline(clickhouse: ClickHouseExecutor, request: BaselineRequest): Promise<BaselineResult> {

@@ -1,10 +1,6 @@
 /** IPC between exports.bench.ts and its app child (exports-app-server.ts). */
 import type { ExportFileFormat } from '../../src/exports/domain/export.events';
-import type { LoadResult, LoadSpec, SettleResult } from '../analytics/analytics-messages';
-
-export interface ExportsReadyExtra {
-  chdbVersion: string;
-}
+import type { CallsOps } from '../analytics/analytics-messages';
 
 /** The baseline: the engine writes the same statement's rows to a file, with no job around it. */
 export interface BaselineRequest {
@@ -20,8 +16,6 @@ export interface BaselineResult {
   bytes: number;
 }
 
-export interface ExportsOps {
-  load: [LoadSpec, LoadResult];
-  settle: [{ timeoutMs: number }, SettleResult];
+export interface ExportsOps extends CallsOps {
   baseline: [BaselineRequest, BaselineResult];
 }

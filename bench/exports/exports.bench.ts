@@ -8,7 +8,8 @@ import { Cleanups, tempDir } from '../lib/cleanups';
 import { describeHost, loadAverageNow } from '../lib/machine';
 import { getUntilOk } from '../lib/probe';
 import { startApp } from '../lib/start-app';
-import type { ExportsOps, ExportsReadyExtra } from './exports-messages';
+import type { CallsReadyExtra } from '../analytics/analytics-messages';
+import type { ExportsOps } from './exports-messages';
 import { type ExportsBenchOptions, parseExportsOptions } from './exports-options';
 import { type ExportFigures, type ExportsReport, formatExportsReport } from './exports-report';
 import { RssWindow } from './exports-rss';
@@ -34,7 +35,7 @@ interface JobBody {
 async function run(options: ExportsBenchOptions, cleanups: Cleanups): Promise<ExportsReport> {
   const host = describeHost();
   const dataDir = tempDir(cleanups, 'trunkline-exports-bench-');
-  const app = await startApp<ExportsReadyExtra, ExportsOps>(cleanups, {
+  const app = await startApp<CallsReadyExtra, ExportsOps>(cleanups, {
     script: join(__dirname, 'exports-app-server.js'),
     dataDir,
     provision: { account: 'Exports Bench Account', keys: ['full'], trunks: 0, providers: [] },

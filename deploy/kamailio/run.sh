@@ -10,7 +10,8 @@
 #   GATEWAY_LOOKUP_TIMEOUT seconds a request to Trunkline (lookup, change feed, record) may take
 #                          (default 10); past it the lookup counts as unavailable. Lookups are
 #                          waited for by lookup workers, never SIP workers (trunkline-lookup.cfg)
-#   GATEWAY_LOOKUP_CONCURRENCY lookups in flight at once, one lookup worker each (default 24)
+#   GATEWAY_LOOKUP_CONCURRENCY lookups asked of Trunkline at once, one lookup worker each (default 24)
+#   GATEWAY_LOOKUP_QUEUE   lookups that may wait for a free lookup worker on top (default 48)
 #   SIP_DOMAIN, TRUNKLINE_CA_FILE, MAX_CALLS_PER_TRUNK and the rest: see kamailio.cfg
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -22,7 +23,7 @@ scheme="${TRUNKLINE_URL%%://*}"
 rest="${TRUNKLINE_URL#*://}"
 export GATEWAY_LOOKUP_TIMEOUT="${GATEWAY_LOOKUP_TIMEOUT:-10}"
 export TRUNKLINE_HTTPCON="trunkline=>${scheme}://${TRUNKLINE_GATEWAY_KEY}:@${rest};timeout=${GATEWAY_LOOKUP_TIMEOUT}"
-# The lookup workers (core async task group "lookups"): one per lookup allowed in flight.
+# The lookup workers (core async task group "lookups"): one per lookup asked at once.
 export TRUNKLINE_LOOKUP_WORKERS="name=lookups;workers=${GATEWAY_LOOKUP_CONCURRENCY:-24}"
 
 # State: one SQLite file per writer (dialog timer, usrloc timer, the spool at shutdown), each

@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { type ClickHouseHttpServer, startClickHouseHttpServer } from '../support/clickhouse-http.process';
 import { ApiClient } from '../support/http-client';
-import { testDatabaseUrl, uniqueSchemaName } from '../support/postgres';
-import { RedisTestContext, testRedisUrl } from '../support/redis';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import type { ServiceProcess } from '../support/service-process';
+import { SharedStores } from '../support/shared-stores';
 import { SseConnection } from '../support/sse-client';
 import { trunkBody } from '../support/trunk-requests';
-
-const ADMIN = `sk_live_${randomBytes(24).toString('hex').slice(0, 32)}`;
 
 /**
  * Two instances (child processes) on one event store, one Redis and one ClickHouse (the HTTP test
@@ -20,38 +15,18 @@ const ADMIN = `sk_live_${randomBytes(24).toString('hex').slice(0, 32)}`;
  * woken by the bus.
  */
 describe('GET /v1/calls/stream across instances', () => {
-  const schema = uniqueSchemaName('stream');
-  const redisContext = new RedisTestContext('call-stream');
-  const dataDirs: string[] = [];
+  const stores = new SharedStores('stream');
   const services: ServiceProcess[] = [];
+  let chDir: string;
   let clickhouse: ClickHouseHttpServer;
   let stream: SseConnection | null = null;
 
   beforeAll(async () => {
-    const chDir = mkdtempSync(join(tmpdir(), 'trunkline-stream-ch-'));
-    dataDirs.push(chDir);
+    chDir = mkdtempSync(join(tmpdir(), 'trunkline-stream-ch-'));
     clickhouse = await startClickHouseHttpServer(join(chDir, 'chdb'));
-    const masterKey = randomBytes(32).toString('base64');
-    const namespace = redisContext.namespace();
     // One after the other: the first creates the event-store schema and the tables.
-    for (let i = 0; i < 2; i++) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-stream-'));
-      dataDirs.push(dataDir);
-      services.push(
-        await startServiceProcess({
-          DATA_DIR: dataDir,
-          EVENT_STORE_URL: testDatabaseUrl(),
-          EVENT_STORE_SCHEMA: schema,
-          REDIS_URL: testRedisUrl(),
-          REDIS_NAMESPACE: namespace,
-          CLICKHOUSE_URL: clickhouse.url,
-          MASTER_KEY: masterKey,
-          ADMIN_API_KEY: ADMIN,
-          PROVIDER_VALIDATION: 'format',
-          CALL_STREAM_POLL_MS: String(6 * 3_600_000),
-        }),
-      );
-    }
+    for (let i = 0; i < 2; i++)
+      services.push(await stores.start({ CLICKHOUSE_URL: clickhouse.url, CALL_STREAM_POLL_MS: String(6 * 3_600_000) }));
   });
 
   afterAll(async () => {
@@ -61,17 +36,13 @@ describe('GET /v1/calls/stream across instances', () => {
       await service.exited;
     }
     await clickhouse?.close();
-    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-    const pg = new Client({ connectionString: testDatabaseUrl() });
-    await pg.connect();
-    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pg.end();
-    await redisContext.teardown();
+    rmSync(chDir, { recursive: true, force: true });
+    await stores.teardown();
   });
 
   it('sends on one instance the call and the rejection stored through the other', async () => {
     const [a, b] = services;
-    const adminA = new ApiClient(a.origin, a.ca, ADMIN);
+    const adminA = new ApiClient(a.origin, a.ca, stores.adminKey);
     try {
       const account = await adminA.post('/v1/accounts', { name: 'Across' });
       const key = (await adminA.post('/v1/api-keys', { account_id: account.body.id, name: 'full', scopes: ['full'] }))

@@ -1,28 +1,19 @@
 import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { ApiClient, ApiResponse } from '../support/http-client';
-import { testDatabaseUrl, uniqueSchemaName } from '../support/postgres';
-import { RedisTestContext, testRedisUrl } from '../support/redis';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { testDatabaseUrl } from '../support/postgres';
+import type { ServiceProcess } from '../support/service-process';
+import { SharedStores } from '../support/shared-stores';
 import { generateCalls } from '../../bench/lib/calls/call-generator';
 import { trunkBody } from '../support/trunk-requests';
 
-const ADMIN = `sk_live_${randomBytes(24)
-  .toString('base64')
-  .replace(/[^A-Za-z0-9]/g, '')
-  .padEnd(32, 'x')
-  .slice(0, 32)}`;
 const LIMIT = 40;
 
 interface Instance {
   service: ServiceProcess;
   admin: ApiClient;
-  dataDir: string;
   alive: boolean;
 }
 
@@ -47,33 +38,19 @@ async function until<T>(
  * under test here (trunks, keys, limits, projections) is shared.
  */
 describe('three instances on one event store and one Redis', () => {
-  const schema = uniqueSchemaName('multi');
-  const redisContext = new RedisTestContext('multi-instance');
-  const namespace = redisContext.namespace();
+  const stores = new SharedStores('multi');
+  const { schema, namespace } = stores;
   let redis: Redis;
   let pg: Client;
   const instances: Instance[] = [];
-  const env = (dataDir: string): Record<string, string> => ({
-    DATA_DIR: dataDir,
-    EVENT_STORE_URL: testDatabaseUrl(),
-    EVENT_STORE_SCHEMA: schema,
-    REDIS_URL: testRedisUrl(),
-    REDIS_NAMESPACE: namespace,
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    ADMIN_API_KEY: ADMIN,
-    PROVIDER_VALIDATION: 'format',
-    RATE_LIMIT_PER_MINUTE: String(LIMIT),
-  });
 
   beforeAll(async () => {
-    redis = await redisContext.client();
+    redis = await stores.redis.client();
     pg = new Client({ connectionString: testDatabaseUrl() });
     await pg.connect();
-    const masterKey = randomBytes(32).toString('base64');
     const start = async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-multi-'));
-      const service = await startServiceProcess({ ...env(dataDir), MASTER_KEY: masterKey });
-      instances.push({ service, admin: new ApiClient(service.origin, service.ca, ADMIN), dataDir, alive: true });
+      const service = await stores.start({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+      instances.push({ service, admin: new ApiClient(service.origin, service.ca, stores.adminKey), alive: true });
     };
     await start(); // the first one creates the event-store schema alone
     await Promise.all([start(), start()]);
@@ -84,11 +61,9 @@ describe('three instances on one event store and one Redis', () => {
       await instance.admin.close();
       if (instance.alive) instance.service.child.kill('SIGTERM');
       await instance.service.exited;
-      rmSync(instance.dataDir, { recursive: true, force: true });
     }
-    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pg.end();
-    await redisContext.teardown();
+    await stores.teardown();
   });
 
   const alive = () => instances.filter((i) => i.alive);

@@ -1,26 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
 import { ApiClient } from '../support/http-client';
-import { testDatabaseUrl, uniqueSchemaName } from '../support/postgres';
-import { RedisTestContext, testRedisUrl } from '../support/redis';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import type { ServiceProcess } from '../support/service-process';
+import { SharedStores } from '../support/shared-stores';
 import { trunkBody } from '../support/trunk-requests';
 
-const ADMIN = `sk_live_${randomBytes(24)
-  .toString('base64')
-  .replace(/[^A-Za-z0-9]/g, '')
-  .padEnd(32, 'x')
-  .slice(0, 32)}`;
 /** Write-then-read rounds per direction and kind of write. */
 const ROUNDS = 12;
 
 interface Instance {
   service: ServiceProcess;
   admin: ApiClient;
-  dataDir: string;
 }
 
 /**
@@ -33,31 +22,13 @@ interface Instance {
  * copy too).
  */
 describe('per-instance record copies: a write through one instance is never read stale through another', () => {
-  const schema = uniqueSchemaName('rcache');
-  const redisContext = new RedisTestContext('record-cache');
-  const namespace = redisContext.namespace();
-  let pg: Client;
+  const stores = new SharedStores('rcache');
   const instances: Instance[] = [];
 
   beforeAll(async () => {
-    pg = new Client({ connectionString: testDatabaseUrl() });
-    await pg.connect();
-    const masterKey = randomBytes(32).toString('base64');
     const start = async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rcache-'));
-      const service = await startServiceProcess({
-        DATA_DIR: dataDir,
-        EVENT_STORE_URL: testDatabaseUrl(),
-        EVENT_STORE_SCHEMA: schema,
-        REDIS_URL: testRedisUrl(),
-        REDIS_NAMESPACE: namespace,
-        MASTER_KEY: masterKey,
-        ADMIN_API_KEY: ADMIN,
-        PROVIDER_VALIDATION: 'format',
-        RECORD_CACHE_TTL_MS: '60000',
-        CREDENTIAL_CACHE_TTL_MS: '60000',
-      });
-      instances.push({ service, admin: new ApiClient(service.origin, service.ca, ADMIN), dataDir });
+      const service = await stores.start({ RECORD_CACHE_TTL_MS: '60000', CREDENTIAL_CACHE_TTL_MS: '60000' });
+      instances.push({ service, admin: new ApiClient(service.origin, service.ca, stores.adminKey) });
     };
     await start(); // the first one creates the event-store schema alone
     await start();
@@ -68,11 +39,8 @@ describe('per-instance record copies: a write through one instance is never read
       await instance.admin.close();
       instance.service.child.kill('SIGTERM');
       await instance.service.exited;
-      rmSync(instance.dataDir, { recursive: true, force: true });
     }
-    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pg.end();
-    await redisContext.teardown();
+    await stores.teardown();
   });
 
   /** [writer, reader] for a round: each instance writes in every other round. */

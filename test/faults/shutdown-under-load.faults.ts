@@ -1,15 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
 import { ApiClient } from '../support/http-client';
-import { testDatabaseUrl, uniqueSchemaName } from '../support/postgres';
-import { RedisTestContext, testRedisUrl } from '../support/redis';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { SharedStores } from '../support/shared-stores';
 import { trunkBody } from '../support/trunk-requests';
 
-const ADMIN = `sk_live_${randomBytes(24).toString('hex').slice(0, 32)}`;
 /** SHUTDOWN_ROUNDS=n: how many times three instances are started, loaded and stopped together. */
 const ROUNDS = Math.max(1, Number(process.env.SHUTDOWN_ROUNDS ?? 3));
 
@@ -21,42 +13,14 @@ const ROUNDS = Math.max(1, Number(process.env.SHUTDOWN_ROUNDS ?? 3));
  * (which names the shutdown hooks it was waiting for).
  */
 describe('three instances sharing Redis, stopped together under traffic', () => {
-  const schema = uniqueSchemaName('shutdown');
-  const redisContext = new RedisTestContext('shutdown-under-load');
-  const namespace = redisContext.namespace();
-  const masterKey = randomBytes(32).toString('base64');
-  let pg: Client;
+  const stores = new SharedStores('shutdown');
 
-  beforeAll(async () => {
-    pg = new Client({ connectionString: testDatabaseUrl() });
-    await pg.connect();
-  });
-
-  afterAll(async () => {
-    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pg.end();
-    await redisContext.teardown();
-  });
-
-  const start = async (): Promise<{ service: ServiceProcess; dataDir: string }> => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-shutdown-'));
-    const service = await startServiceProcess({
-      DATA_DIR: dataDir,
-      EVENT_STORE_URL: testDatabaseUrl(),
-      EVENT_STORE_SCHEMA: schema,
-      REDIS_URL: testRedisUrl(),
-      REDIS_NAMESPACE: namespace,
-      MASTER_KEY: masterKey,
-      ADMIN_API_KEY: ADMIN,
-      PROVIDER_VALIDATION: 'format',
-    });
-    return { service, dataDir };
-  };
+  afterAll(() => stores.teardown());
 
   it.each(Array.from({ length: ROUNDS }, (_, i) => [i + 1]))('round %i: every instance exits 0 by itself', async () => {
-    const first = await start(); // the first creates the event-store schema alone
-    const instances = [first, ...(await Promise.all([start(), start()]))];
-    const clients = instances.map(({ service }) => new ApiClient(service.origin, service.ca, ADMIN));
+    const first = await stores.start(); // the first creates the event-store schema alone
+    const instances = [first, ...(await Promise.all([stores.start(), stores.start()]))];
+    const clients = instances.map((service) => new ApiClient(service.origin, service.ca, stores.adminKey));
     try {
       const account = await clients[0].post('/v1/accounts', { name: 'Shutdown' });
       expect(account.status).toBe(201);
@@ -72,19 +36,18 @@ describe('three instances sharing Redis, stopped together under traffic', () => 
         }
       });
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      for (const { service } of instances) service.child.kill('SIGTERM');
-      const codes = await Promise.all(instances.map(({ service }) => service.exited));
+      for (const service of instances) service.child.kill('SIGTERM');
+      const codes = await Promise.all(instances.map((service) => service.exited));
       stopping = true;
       await Promise.all(load);
-      const overran = instances.map(({ service }) => /shutdown still running.*$/m.exec(service.output())?.[0] ?? null);
+      const overran = instances.map((service) => /shutdown still running.*$/m.exec(service.output())?.[0] ?? null);
       expect(overran).toEqual([null, null, null]);
       expect(codes).toEqual([0, 0, 0]);
     } finally {
       await Promise.all(clients.map((client) => client.close()));
-      for (const { service, dataDir } of instances) {
+      for (const service of instances) {
         service.child.kill('SIGKILL');
         await service.exited;
-        rmSync(dataDir, { recursive: true, force: true });
       }
     }
   });

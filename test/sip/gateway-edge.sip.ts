@@ -116,6 +116,32 @@ describe('the reference SIP gateway at its edges', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * A trunk whose lookups Trunkline is slow to answer (a relay holds them until `release()`), and a
+   * gateway of its own (UDP only, lookup timeout 25 s: above how long a test holds them) asking
+   * Trunkline through that relay.
+   */
+  async function slowLookups(state: string, env: Record<string, string>) {
+    const slow = await trunk();
+    const proxy = await startHoldingProxy({
+      target: service.origin,
+      cert: service.ca,
+      key: readFileSync(join(settings.dataDir, 'tls', 'key.pem'), 'utf8'),
+      ca: service.ca,
+      holds: (path) => path === `/v1/gateway/trunks/${slow.sip_username.toLowerCase()}`,
+    });
+    const slowPort = await freeUdpPort();
+    const slowGateway = await startGateway(group, {
+      ...gatewaySettings,
+      sipPort: slowPort,
+      listen: `udp:127.0.0.1:${slowPort}`,
+      stateDir: join(dir, state),
+      trunklineUrl: `${proxy.origin}/v1`,
+      env: { GATEWAY_LOOKUP_TIMEOUT: '25', ...env },
+    });
+    return { slow, proxy, slowPort, slowGateway };
+  }
+
   /** Exactly these SIPp calls are listed, once each, answered and hung up by the caller. */
   async function expectRecordedOnce(trunkId: string, callIds: string[], minTalkS: number) {
     try {
@@ -366,28 +392,11 @@ describe('the reference SIP gateway at its edges', () => {
   });
 
   it("answers other trunks and OPTIONS while Trunkline is slow to look one trunk up, and that trunk's calls once it answers", async () => {
-    const slow = await trunk();
     const other = await trunk();
-    // Trunkline behind a relay that holds the lookups of one trunk until the test lets them go.
-    const proxy = await startHoldingProxy({
-      target: service.origin,
-      cert: service.ca,
-      key: readFileSync(join(settings.dataDir, 'tls', 'key.pem'), 'utf8'),
-      ca: service.ca,
-      holds: (path) => path === `/v1/gateway/trunks/${slow.sip_username.toLowerCase()}`,
-    });
-    const slowPort = await freeUdpPort();
     // Two SIP workers and four INVITEs whose lookups wait: a gateway whose workers waited for
     // Trunkline would have none left for anything else. The lookup timeout is far above how long
     // the lookups are held (under the 30 s a digest nonce lives).
-    const slowGateway = await startGateway(group, {
-      ...gatewaySettings,
-      sipPort: slowPort,
-      listen: `udp:127.0.0.1:${slowPort}`,
-      stateDir: join(dir, 'slow-lookup-state'),
-      trunklineUrl: `${proxy.origin}/v1`,
-      env: { GATEWAY_SIP_WORKERS: '2', GATEWAY_LOOKUP_TIMEOUT: '25' },
-    });
+    const { slow, proxy, slowPort, slowGateway } = await slowLookups('slow-lookup-state', { GATEWAY_SIP_WORKERS: '2' });
     try {
       let slowDone = false;
       const slowCalls = calls({
@@ -422,6 +431,50 @@ describe('the reference SIP gateway at its edges', () => {
     } finally {
       proxy.release();
       await slowGateway.stop(20_000);
+      await proxy.close();
+    }
+  });
+
+  it('queues lookups past its lookup workers up to GATEWAY_LOOKUP_QUEUE, and answers 503 Over capacity past that', async () => {
+    // Two lookup workers and two places in their queue: four lookups admitted, two of them asked.
+    const {
+      slow,
+      proxy,
+      slowPort: port,
+      slowGateway: queueing,
+    } = await slowLookups('lookup-queue-state', { GATEWAY_LOOKUP_CONCURRENCY: '2', GATEWAY_LOOKUP_QUEUE: '2' });
+    try {
+      let done = false;
+      const admitted = calls({
+        user: slow.sip_username,
+        password: PASSWORD,
+        calls: 4,
+        rate: 20,
+        pauseMs: 200,
+        gatewayPort: port,
+      }).finally(() => {
+        done = true;
+      });
+      await until('two lookups held, one per worker', async () => proxy.held() === 2, SETTLE_DEADLINE_MS);
+      // The other two wait in the workers' queue (asked of no one yet); a fifth finds it full.
+      const waiting = () =>
+        queueing
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('waits for a lookup worker'));
+      await until('two lookups waiting for a worker', async () => waiting().length === 2, SETTLE_DEADLINE_MS);
+      const fifth = await refused({ user: slow.sip_username, password: PASSWORD, gatewayPort: port });
+      expect(logged(fifth, 'REFUSED')[0][2]).toBe('503');
+      expect(proxy.held()).toBe(2);
+      expect(done).toBe(false);
+      // Trunkline answers: the held lookups and then the queued ones go on to their agent.
+      proxy.release();
+      const run = await admitted;
+      succeeded(run);
+      expect(run.calls).toHaveLength(4);
+    } finally {
+      proxy.release();
+      await queueing.stop(20_000);
       await proxy.close();
     }
   });

@@ -17,7 +17,7 @@ export async function connectToSchema(schema: string, url = testDatabaseUrl()): 
   return client;
 }
 
-async function dropSchema(schema: string, url: string): Promise<void> {
+export async function dropSchema(schema: string, url: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

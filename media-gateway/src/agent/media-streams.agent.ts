@@ -1,26 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import WebSocket from 'ws';
-import type { MonotonicClock } from '../media';
-import { AgentCallMetadata, AgentConnectError, AgentLogger, AgentPort } from './agent.port';
-import { AgentEmitter } from './agent-emitter';
+import type WebSocket from 'ws';
 import { sanitizedTarget } from './agent-failure';
-import { AudioReframer } from './audio-reframer';
-import { openAgentSocket } from './media-streams.connect';
+import { OpenSocketOptions } from './media-streams.connect';
 import { parseAgentMessage } from './media-streams.messages';
+import { SocketAgent, SocketAgentSettings } from './socket-agent';
 
-export interface MediaStreamsAgentOptions {
+/** connectTimeoutMs: until the WebSocket is open (default 5000 ms). */
+export interface MediaStreamsAgentOptions extends SocketAgentSettings {
   /** The trunk's custom_endpoint (ws:// or wss://). Never logged beyond scheme, host and path. */
   url: string;
-  /** Until the WebSocket is open. Default 5000 ms. */
-  connectTimeoutMs?: number;
   /** PEM CA(s) to trust for a wss:// agent in addition to the system's (self-signed test agents). */
   ca?: string | Buffer | Array<string | Buffer>;
   /** Agent messages larger than this are dropped (counted, logged once). Default 64 KiB. */
   maxMessageBytes?: number;
-  /** Caller frames are dropped (counted) while the socket buffers more than this. Default 32 KiB (~1.2 s of audio). */
-  maxBufferedBytes?: number;
-  logger?: AgentLogger;
-  clock?: MonotonicClock;
 }
 
 /** Larger messages than this close the socket (ws maxPayload): memory stays bounded whatever the agent sends. */
@@ -31,82 +23,46 @@ const HARD_LIMIT_FACTOR = 16;
  * telephony side, sending connected, start, media (caller audio, base64 mu-law 8 kHz), dtmf, mark
  * (played) and stop; the agent sends media, mark and clear.
  */
-export class MediaStreamsAgent extends AgentEmitter implements AgentPort {
-  private ws: WebSocket | null = null;
-  private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
-  private connecting: AbortController | null = null;
+export class MediaStreamsAgent extends SocketAgent {
   private readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
-  private callSid = '';
-  private accountSid = '';
   private sequence = 0;
   private chunk = 0;
   private startedMs = 0;
-  private readonly reframer = new AudioReframer(160, (frame) => this.emit('audio', frame));
 
   constructor(private readonly options: MediaStreamsAgentOptions) {
-    super(options.logger, options.clock);
+    super(options);
   }
 
   protected logContext(): { agent: string; callId: string | undefined } {
-    return { agent: sanitizedTarget(this.options.url), callId: this.callSid };
+    return { agent: sanitizedTarget(this.options.url), callId: this.call?.callId };
   }
 
-  async connect(call: AgentCallMetadata, signal?: AbortSignal): Promise<void> {
-    if (this.state !== 'idle') throw new AgentConnectError('agent_error', false, 'already connected');
-    this.state = 'connecting';
-    this.callSid = call.callId;
-    this.accountSid = call.accountId ?? '';
-    // close() while connecting aborts the attempt too (the call ended before the agent answered).
-    this.connecting = new AbortController();
-    const signals = signal ? AbortSignal.any([signal, this.connecting.signal]) : this.connecting.signal;
+  protected socketOptions(timeoutMs: number): OpenSocketOptions {
     const max = this.options.maxMessageBytes ?? 64 * 1024;
-    let ws: WebSocket;
-    try {
-      ws = await openAgentSocket(
-        {
-          url: this.options.url,
-          timeoutMs: this.options.connectTimeoutMs ?? 5000,
-          ca: this.options.ca,
-          maxPayloadBytes: Math.max(max * HARD_LIMIT_FACTOR, 1024 * 1024),
-        },
-        signals,
-      );
-    } catch (error) {
-      this.state = 'closed';
-      const failure = error as AgentConnectError;
-      this.logOnce(
-        `connect:${failure.failureClass}`,
-        { class: failure.failureClass, reason: failure.reason },
-        'agent connect failed',
-      );
-      throw failure;
-    } finally {
-      this.connecting = null;
-    }
-    if (this.state !== 'connecting') {
-      ws.terminate();
-      throw new AgentConnectError('agent_timeout', false, 'connect aborted');
-    }
-    this.ws = ws;
+    return {
+      url: this.options.url,
+      timeoutMs,
+      ca: this.options.ca,
+      maxPayloadBytes: Math.max(max * HARD_LIMIT_FACTOR, 1024 * 1024),
+    };
+  }
+
+  /** The agent is open with the socket: connected, then start. */
+  protected opened(ws: WebSocket): void {
     this.state = 'open';
     this.startedMs = this.clock.nowMs();
     this.attach(ws);
-    this.sendStart(call);
+    this.sendStart();
   }
 
-  sendAudio(frame: Uint8Array): void {
-    const ws = this.ws;
-    if (this.state !== 'open' || !ws) return;
-    if (this.backedUp(ws, this.options.maxBufferedBytes)) return;
+  protected audioMessage(payload: string): string {
     this.chunk++;
     const timestamp = Math.round(this.clock.nowMs() - this.startedMs);
-    const payload = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64');
     // Built by hand: this runs 50 times a second per call; every value is a number, a base64 or our own id.
-    ws.send(
+    return (
       `{"event":"media","sequenceNumber":"${this.nextSequence()}","media":{"track":"inbound","chunk":"${this.chunk}",` +
-        `"timestamp":"${timestamp}","payload":"${payload}"},"streamSid":"${this.streamSid}"}`,
+      `"timestamp":"${timestamp}","payload":"${payload}"},"streamSid":"${this.streamSid}"}`
     );
-    this.counters.framesSent++;
   }
 
   sendDtmf(digit: string): void {
@@ -117,22 +73,8 @@ export class MediaStreamsAgent extends AgentEmitter implements AgentPort {
     this.sendEvent('mark', { mark: { name } });
   }
 
-  /** Media Streams has no barge-in message: the agent detects it from the audio and answers with `clear`. */
-  interrupt(): void {
-    return;
-  }
-
-  close(reason: string): Promise<void> {
-    const ws = this.ws;
-    if (this.state !== 'open' || !ws) {
-      this.connecting?.abort();
-      this.state = 'closed';
-      return Promise.resolve();
-    }
+  protected override goodbye(): void {
     this.sendEvent('stop', { stop: { accountSid: this.accountSid, callSid: this.callSid } });
-    this.reframer.reset();
-    this.state = 'closed';
-    return this.closeSocket(ws, reason);
   }
 
   private attach(ws: WebSocket): void {
@@ -153,7 +95,16 @@ export class MediaStreamsAgent extends AgentEmitter implements AgentPort {
     ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
   }
 
-  private sendStart(call: AgentCallMetadata): void {
+  private get callSid(): string {
+    return this.call?.callId ?? '';
+  }
+
+  private get accountSid(): string {
+    return this.call?.accountId ?? '';
+  }
+
+  private sendStart(): void {
+    const call = this.call!;
     this.sendEvent('start', {
       start: {
         streamSid: this.streamSid,

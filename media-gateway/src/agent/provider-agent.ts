@@ -1,48 +1,36 @@
 import WebSocket from 'ws';
-import type { MonotonicClock } from '../media';
-import { AgentCallMetadata, AgentClosed, AgentConnectError, AgentLogger, AgentPort } from './agent.port';
-import { AgentEmitter } from './agent-emitter';
+import { AgentCallMetadata, AgentClosed, AgentConnectError } from './agent.port';
 import { classifyRefusal } from './agent-failure';
-import { AudioReframer } from './audio-reframer';
-import { openAgentSocket } from './media-streams.connect';
+import { OpenSocketOptions } from './media-streams.connect';
+import { SocketAgent, SocketAgentSettings } from './socket-agent';
 
-export interface ProviderAgentOptions {
+export interface ProviderAgentOptions extends SocketAgentSettings {
   /** The provider's WebSocket URL with its query (model, agent id). Never logged beyond `target`. */
   url: string;
   /** Upgrade headers: the provider's key. Never logged. */
   headers: Record<string, string>;
   /** What log lines name the provider by (scheme://host/path, no query). */
   target: string;
-  /** From the first byte to the provider's "session ready" event. Default 5000 ms. */
-  connectTimeoutMs?: number;
   ca?: string | Buffer | Array<string | Buffer>;
   /** Provider messages larger than this are dropped (counted). Default 1 MiB (audio deltas are large). */
   maxMessageBytes?: number;
-  /** Caller frames are dropped (counted) while the socket buffers more than this. Default 32 KiB. */
-  maxBufferedBytes?: number;
-  logger?: AgentLogger;
-  clock?: MonotonicClock;
 }
 
 /**
- * What the OpenAI and ElevenLabs adapters share: the socket's life (open with the key in a header,
- * wait for the provider's "ready" event within the connect deadline, close once), JSON parsing under
- * a size bound, backpressure on caller audio, and the port's events. Each adapter keeps its protocol
- * (event names and shapes) in its own file: `begin` sends its opening messages, `onEvent` reads one
- * parsed event and calls `ready()` or `refuse()` while connecting.
+ * What the OpenAI and ElevenLabs adapters share beyond the socket's life (socket-agent.ts): the key
+ * in an upgrade header, the wait for the provider's "ready" event within the connect deadline
+ * (connectTimeoutMs counts from the first byte to it), JSON parsing under a size bound, and the
+ * failure class a close carries. Each adapter keeps its protocol (event names and shapes) in its
+ * own file: `begin` sends its opening messages, `onEvent` reads one parsed event and calls
+ * `ready()` or `refuse()` while connecting.
  */
-export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
-  protected ws: WebSocket | null = null;
-  protected state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
-  protected call: AgentCallMetadata | null = null;
-  protected readonly reframer = new AudioReframer(160, (frame) => this.frameOut(frame));
+export abstract class ProviderAgent extends SocketAgent {
   /** The last failure the provider reported in an error event: the class a close that follows carries. */
   protected lastFailure: AgentConnectError | null = null;
-  private connecting: AbortController | null = null;
   private handshake: { resolve: () => void; reject: (error: AgentConnectError) => void } | null = null;
 
   constructor(protected readonly options: ProviderAgentOptions) {
-    super(options.logger, options.clock);
+    super(options);
   }
 
   protected logContext(): { agent: string; callId: string | undefined } {
@@ -53,51 +41,20 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
   protected abstract begin(call: AgentCallMetadata): void;
   /** One parsed provider event (an object). */
   protected abstract onEvent(event: Record<string, unknown>): void;
-  /** The provider's message carrying one caller frame, base64 mu-law. */
-  protected abstract audioMessage(base64: string): string;
 
-  async connect(call: AgentCallMetadata, signal?: AbortSignal): Promise<void> {
-    if (this.state !== 'idle') throw new AgentConnectError('agent_error', false, 'already connected');
-    this.state = 'connecting';
-    this.call = call;
-    this.connecting = new AbortController();
-    const signals = signal ? AbortSignal.any([signal, this.connecting.signal]) : this.connecting.signal;
-    const timeoutMs = this.options.connectTimeoutMs ?? 5000;
-    const started = Date.now();
-    try {
-      const ws = await openAgentSocket(
-        {
-          url: this.options.url,
-          timeoutMs,
-          ca: this.options.ca,
-          maxPayloadBytes: 16 * (this.options.maxMessageBytes ?? 1024 * 1024),
-          headers: this.options.headers,
-        },
-        signals,
-      );
-      if (this.state !== 'connecting') {
-        ws.terminate();
-        throw new AgentConnectError('agent_timeout', false, 'connect aborted');
-      }
-      this.ws = ws;
-      this.attach(ws);
-      await this.awaitReady(Math.max(1, timeoutMs - (Date.now() - started)), signals);
-    } catch (error) {
-      const failure =
-        error instanceof AgentConnectError
-          ? error
-          : new AgentConnectError('agent_error', false, (error as Error).message);
-      this.state = 'closed';
-      this.ws?.terminate();
-      this.logOnce(
-        `connect:${failure.failureClass}`,
-        { class: failure.failureClass, reason: failure.reason },
-        'agent connect failed',
-      );
-      throw failure;
-    } finally {
-      this.connecting = null;
-    }
+  protected socketOptions(timeoutMs: number): OpenSocketOptions {
+    return {
+      url: this.options.url,
+      timeoutMs,
+      ca: this.options.ca,
+      maxPayloadBytes: 16 * (this.options.maxMessageBytes ?? 1024 * 1024),
+      headers: this.options.headers,
+    };
+  }
+
+  protected opened(ws: WebSocket, remainingMs: number, signal: AbortSignal): Promise<void> {
+    this.attach(ws);
+    return this.awaitReady(remainingMs, signal);
   }
 
   private awaitReady(ms: number, signal: AbortSignal): Promise<void> {
@@ -155,14 +112,6 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
     return this.handshake !== null;
   }
 
-  sendAudio(frame: Uint8Array): void {
-    const ws = this.ws;
-    if (this.state !== 'open' || !ws) return;
-    if (this.backedUp(ws, this.options.maxBufferedBytes)) return;
-    ws.send(this.audioMessage(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64')));
-    this.counters.framesSent++;
-  }
-
   /** Neither provider takes DTMF over its audio socket: digits are dropped (the provider hears the tones). */
   sendDtmf(_digit: string): void {
     return;
@@ -170,23 +119,6 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
 
   markPlayed(_name: string): void {
     return;
-  }
-
-  interrupt(): void {
-    return;
-  }
-
-  close(reason: string): Promise<void> {
-    const ws = this.ws;
-    if (this.state !== 'open' || !ws) {
-      this.connecting?.abort();
-      this.state = 'closed';
-      ws?.terminate();
-      return Promise.resolve();
-    }
-    this.reframer.reset();
-    this.state = 'closed';
-    return this.closeSocket(ws, reason);
   }
 
   protected send(event: Record<string, unknown>): void {
@@ -256,11 +188,6 @@ export abstract class ProviderAgent extends AgentEmitter implements AgentPort {
       return;
     }
     this.onEvent(value as Record<string, unknown>);
-  }
-
-  /** One 20 ms agent frame to the pacer. */
-  protected frameOut(frame: Uint8Array): void {
-    this.emit('audio', frame);
   }
 
   /** Base64 audio from the provider into 20 ms frames; a malformed payload is dropped (counted). */

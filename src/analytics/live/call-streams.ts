@@ -5,8 +5,10 @@ import type { Logger } from 'pino';
 import { AppLogger } from '../../platform/logging/logging';
 import { DomainError } from '../../shared/domain-error';
 import { decodeStreamPosition, encodeStreamPosition, StreamPosition } from './call-stream.position';
-import { CallStreamReader, StreamEvent, StreamRead } from './call-stream.reader';
+import { AccountFeed } from './account-feed';
+import { CallStreamReader, StreamRead } from './call-stream.reader';
 import { CALL_STREAM_SETTINGS, CallStreamSettings } from './call-stream.settings';
+import { LiveStream } from './live-stream';
 import { StoredNotices } from './stored-notices';
 
 /** A stream that has read its first events, ready to be sent. */
@@ -16,19 +18,17 @@ export interface OpenStream {
   run(response: ServerResponse): void;
 }
 
-const NOTHING: StreamRead = { events: [], more: false };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The open live streams of this instance (GET /v1/calls/stream, docs/analytics.md "Calls as they
- * happen"). Each reads the store from its own position: when a notice says its account stored
- * something, else every CALL_STREAM_POLL_MS. What it holds for a client is bounded: it reads
- * again only while it holds less than CALL_STREAM_MAX_BUFFER_BYTES, and a client that leaves it
- * holding that much for a heartbeat interval is cut off (it resumes with Last-Event-ID).
+ * happen"). The streams of one account share one reader, the account's feed (account-feed.ts):
+ * it reads the store once a round for all of them, when a notice says the account stored
+ * something, else every CALL_STREAM_POLL_MS. Each stream keeps its own position (it resumes by
+ * its own Last-Event-ID) and its own bound (live-stream.ts).
  */
 @Injectable()
 export class CallStreams implements BeforeApplicationShutdown {
-  private readonly open = new Set<() => void>();
+  private readonly open = new Set<LiveStream>();
+  private readonly feeds = new Map<string, AccountFeed>();
   private closing = false;
   private readonly logger: Logger;
 
@@ -53,7 +53,7 @@ export class CallStreams implements BeforeApplicationShutdown {
     // The client's first position, even before any event: a stream dropped before its first
     // record resumes from where it began.
     body.write(`retry: 1000\nid: ${encodeStreamPosition(from)}\nevent: ready\ndata: {}\n\n`);
-    return { body, run: (response) => void this.run(accountId, from, first, body, response) };
+    return { body, run: (response) => this.run(accountId, from, first, body, response) };
   }
 
   /** Streams open on this instance now. */
@@ -61,103 +61,38 @@ export class CallStreams implements BeforeApplicationShutdown {
     return this.open.size;
   }
 
+  /** Accounts whose feed is running on this instance now (one per account with an open stream). */
+  get runningFeeds(): number {
+    return this.feeds.size;
+  }
+
   /** Ends every open stream and refuses new ones: the service is stopping (clients resume elsewhere). */
   endAll(): void {
     this.closing = true;
-    for (const stop of [...this.open]) stop();
+    for (const stream of [...this.open]) stream.end();
   }
 
   beforeApplicationShutdown(): void {
     this.endAll();
   }
 
-  private async run(
-    accountId: string,
-    from: StreamPosition,
-    first: StreamRead,
-    body: PassThrough,
-    response: ServerResponse,
-  ): Promise<void> {
-    let closed = false;
-    let woken = false;
-    let wake = () => undefined as void;
-    const stop = () => {
-      closed = true;
-      wake();
-    };
-    const unlisten = this.notices.listen(accountId, () => {
-      woken = true;
-      wake();
+  private run(accountId: string, from: StreamPosition, first: StreamRead, body: PassThrough, response: ServerResponse) {
+    const log = { logger: this.logger, accountId };
+    const stream = new LiveStream(from, body, response, this.feedOf(accountId), this.settings, log, () =>
+      this.open.delete(stream),
+    );
+    this.open.add(stream);
+    stream.open(first);
+    if (this.closing) stream.end();
+  }
+
+  private feedOf(accountId: string): AccountFeed {
+    const running = this.feeds.get(accountId);
+    if (running) return running;
+    const feed = new AccountFeed(accountId, this.reader, this.notices, this.settings.pollMs, () => {
+      if (this.feeds.get(accountId) === feed) this.feeds.delete(accountId);
     });
-    response.once('close', stop);
-    this.open.add(stop);
-    if (this.closing) closed = true;
-    const buffered = () => body.writableLength + body.readableLength + response.writableLength;
-    let position = from;
-    let read: StreamRead = first;
-    let lastWrite = performance.now();
-    try {
-      for (;;) {
-        for (const event of read.events) body.write(frame(event));
-        if (read.events.length > 0) lastWrite = performance.now();
-        position = read.events.at(-1)?.position ?? position;
-        const more = read.more;
-        read = NOTHING;
-        if (closed) break;
-        if (!(await this.roomFor(buffered, () => closed))) {
-          this.logger.warn(
-            { account_id: accountId, buffered: buffered() },
-            'call stream cut: the client is not reading',
-          );
-          response.destroy();
-          break;
-        }
-        if (closed) break;
-        if (!more && !woken) {
-          const idleMs = this.settings.heartbeatMs - (performance.now() - lastWrite);
-          if (idleMs <= 0) {
-            body.write(': heartbeat\n\n');
-            lastWrite = performance.now();
-            continue;
-          }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(this.settings.pollMs, idleMs));
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = () => undefined;
-          if (closed) break;
-        }
-        woken = false;
-        read = await this.reader.after(accountId, position, 'Last-Event-ID');
-      }
-    } catch (error) {
-      this.logger.error({ err: error, account_id: accountId }, 'call stream failed; the client resumes');
-      response.destroy();
-    } finally {
-      unlisten();
-      this.open.delete(stop);
-      if (!response.destroyed) body.end();
-    }
+    this.feeds.set(accountId, feed);
+    return feed;
   }
-
-  /**
-   * True once the stream holds less than CALL_STREAM_MAX_BUFFER_BYTES for the client (at once for
-   * a client that reads); false when it still holds that much a heartbeat interval later. What a
-   * stream holds is thus at most the bound plus one round of reads.
-   */
-  private async roomFor(buffered: () => number, closed: () => boolean): Promise<boolean> {
-    const until = performance.now() + this.settings.heartbeatMs;
-    while (buffered() >= this.settings.maxBufferBytes && !closed()) {
-      if (performance.now() > until) return false;
-      await sleep(20);
-    }
-    return true;
-  }
-}
-
-function frame(event: StreamEvent): string {
-  return `id: ${encodeStreamPosition(event.position)}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }

@@ -7,10 +7,10 @@ import { RejectionBatchObserver } from '../../rejections/ingestion/rejection-bat
 type Waker = () => void;
 
 /**
- * "Something was stored for account X": wakes the open streams of X on this instance at once, and
- * on every other instance through the cluster bus. A notice only saves time: a stream reads the
- * store on its own every CALL_STREAM_POLL_MS, so a notice lost with a bus connection delays, never
- * loses (and a resubscribed bus wakes every stream).
+ * "Something was stored for account X": wakes the reader of X's open streams (account-feed.ts) on
+ * this instance at once, and on every other instance through the cluster bus. A notice only saves
+ * time: a reader reads the store on its own every CALL_STREAM_POLL_MS, so a notice lost with a bus
+ * connection delays, never loses (and a resubscribed bus wakes every reader).
  */
 @Injectable()
 export class StoredNotices implements CallBatchObserver, RejectionBatchObserver, OnModuleInit {

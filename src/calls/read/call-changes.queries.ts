@@ -79,6 +79,15 @@ export async function headOfCallFeed(clickhouse: ClickHouseExecutor): Promise<st
 export const feedCursorAfter = (call: { id: string; version: number }): string =>
   encodePosition({ version: call.version, callId: call.id });
 
+/**
+ * Below zero, zero or above as cursor `a` is before, at or after `b` in the feed's order: version,
+ * then call id compared byte by byte (as ClickHouse compares strings). Both must be cursors.
+ */
+export function compareFeedCursors(a: string, b: string): number {
+  const [x, y] = [decodePosition(a), decodePosition(b)];
+  return x.version - y.version || Buffer.compare(Buffer.from(x.callId), Buffer.from(y.callId));
+}
+
 function encodePosition(position: Position): string {
   return Buffer.from(JSON.stringify(['feed', position.version, position.callId])).toString('base64url');
 }

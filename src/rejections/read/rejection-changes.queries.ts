@@ -79,6 +79,15 @@ export async function headOfRejections(clickhouse: ClickHouseExecutor, accountId
   return { storedMs: Number(row?.ms ?? 0), trunkId: AFTER_ALL, id: AFTER_ALL };
 }
 
+/** Below zero, zero or above as `a` is before, at or after `b` in the stored order (strings byte by byte, as ClickHouse). */
+export function compareRejectionPositions(a: RejectionPosition, b: RejectionPosition): number {
+  return (
+    a.storedMs - b.storedMs ||
+    Buffer.compare(Buffer.from(a.trunkId), Buffer.from(b.trunkId)) ||
+    Buffer.compare(Buffer.from(a.id), Buffer.from(b.id))
+  );
+}
+
 /** Checks a position decoded from a client's text (the stream's Last-Event-ID). */
 export function rejectionPositionOf(value: unknown, param: string): RejectionPosition {
   const [storedMs, trunkId, id] = Array.isArray(value) ? (value as unknown[]) : [];
