@@ -1016,8 +1016,10 @@ export interface components {
             type: string;
             /** Format: date-time */
             recorded_at: string;
-            /** @description API key id that acted */
+            /** @description Who acted: an API key id (key_…), or a system actor (system:trunk-health) */
             actor: string | null;
+            /** @description The acting API key's name as it is now (from the API keys read model; a revoked key keeps its name); null for a system actor, and for a key that is not one of this account's */
+            actor_name: string | null;
             /** @description The X-Request-Id of the request */
             correlation_id: string | null;
             /** @description Event data (its shape depends on type); secrets shown as "[redacted]" */
