@@ -278,8 +278,13 @@ describe('console in Chromium: the operator flow', () => {
     );
     await page.click('nav >> text=Alert rules');
     await page.fill('#rule-name', 'Slow answers');
+    await page.selectOption('#rule-trunk', trunkId);
     await page.click('button:text("Add rule")');
     await page.waitForSelector('[data-testid=rules-table] td:text("Slow answers")');
+    // The rule's trunk by its name, not its id.
+    expect(
+      await page.locator('[data-testid=rules-table] tr:has(td:text("Slow answers")) td').nth(3).textContent(),
+    ).toBe('Main line (EU)');
     await checkPage('09-alerts');
   });
 
