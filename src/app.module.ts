@@ -46,6 +46,8 @@ import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { KEY_REVOCATIONS } from './api-keys/write/key-revocations.port';
 import { TrunksModule } from './trunks/trunks.module';
+import { ACTOR_NAMES } from './trunks/read/actor-names.port';
+import { ApiKeyNames } from './api-keys/read/api-key-names';
 import { CallsModule } from './calls/calls.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { ExportsModule } from './exports/exports.module';
@@ -107,7 +109,7 @@ export class AppModule {
           imports: [credentials, rateLimiting],
           providers: [{ provide: KEY_REVOCATIONS, useExisting: CREDENTIAL_REVOCATIONS }],
         }),
-        TrunksModule.forRoot({ imports: [audit] }),
+        TrunksModule.forRoot({ imports: [audit], providers: [{ provide: ACTOR_NAMES, useClass: ApiKeyNames }] }),
         CallsModule.forRoot({ imports: [webhooks, AnalyticsModule] }),
         AnalyticsModule,
         webhooks,

@@ -1016,8 +1016,10 @@ export interface components {
             type: string;
             /** Format: date-time */
             recorded_at: string;
-            /** @description API key id that acted */
+            /** @description Who acted: an API key id (key_…), or a system actor (system:trunk-health) */
             actor: string | null;
+            /** @description The acting API key's name as it is now (from the API keys read model; a revoked key keeps its name); null for a system actor, and for a key that is not one of this account's */
+            actor_name: string | null;
             /** @description The X-Request-Id of the request */
             correlation_id: string | null;
             /** @description Event data (its shape depends on type); secrets shown as "[redacted]" */
@@ -1382,6 +1384,11 @@ export interface components {
             /** @description With trunk_series=N, on the first N entries only: this trunk's own timeseries, on the same buckets as the overview's, equal to GET /analytics/overview?trunk_id=<this trunk>'s timeseries */
             timeseries?: components["schemas"]["TimeseriesPointDto"][];
         };
+        SipCodeCountDto: {
+            /** @description The final SIP response code; null for failed calls whose record has no sip_code */
+            sip_code: number | null;
+            count: number;
+        };
         FailuresDto: {
             /** @description Failed calls by failure class (docs/sip-gateway.md); unclassified: records without a sip_code */
             by_class?: {
@@ -1398,6 +1405,8 @@ export interface components {
                 capacity: number;
                 unclassified: number;
             };
+            /** @description Failed calls by the final SIP code of their INVITE (the record's sip_code), the most frequent first (ties by code, null last); codes with no call left out; the counts add up to summary.failed_calls */
+            by_sip_code: components["schemas"]["SipCodeCountDto"][];
         };
         SignallingDto: {
             /** @description Answered calls whose invite_at and answered_at are known */
@@ -1427,6 +1436,8 @@ export interface components {
                 agent_unavailable: number;
                 source_banned: number;
             };
+            /** @description By the SIP code the gateway answered the INVITE with (never null here), the most frequent first (ties by code, null last); codes with no call left out; the counts add up to total */
+            by_sip_code: components["schemas"]["SipCodeCountDto"][];
         };
         AnalyticsOverviewDto: {
             period: components["schemas"]["PeriodDto"];
@@ -5571,7 +5582,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk (with trunk_series=N, the first N with their own timeseries), timeseries (every bucket, empty ones included) */
+            /** @description period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk (with trunk_series=N, the first N with their own timeseries), timeseries (every bucket, empty ones included), failures (failed calls by class and by final SIP code), signalling, rejections (by reason and by SIP code) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

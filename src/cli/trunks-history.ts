@@ -1,3 +1,5 @@
+import { apiKeyStream, isApiKeyEvent } from '../api-keys/domain/api-key.decider';
+import type { EventStore, StoredEvent } from '../infrastructure/event-store/event-store.port';
 import { detailOfState, historyEventOf } from '../trunks/read/trunk-history.queries';
 import { fold } from '../shared/decider';
 import { trunkDecider, trunkStream } from '../trunks/domain/trunk.decider';
@@ -30,7 +32,12 @@ async function main(): Promise<void> {
       return;
     }
     process.stdout.write('events (as GET /v1/trunks/{id}/events shows them):\n');
-    for (const event of history) process.stdout.write(`${JSON.stringify(historyEventOf(event))}\n`);
+    const names = await keyNames(events, history);
+    for (const event of history) {
+      const shown = historyEventOf(event);
+      shown.actor_name = (shown.actor && names.get(shown.actor)) ?? null;
+      process.stdout.write(`${JSON.stringify(shown)}\n`);
+    }
     const state = fold(trunkDecider, history.filter(isTrunkEvent));
     if (state.status === 'none') return;
     const detail = detailOfState(state, config.sipDomain);
@@ -41,3 +48,21 @@ async function main(): Promise<void> {
 }
 
 runCli('trunks:history', main);
+
+/**
+ * The names of the trunk's account's keys that acted, as the API's actor_name gives them (which
+ * reads the api-keys read model): here from each key's own stream, the server being stopped.
+ */
+async function keyNames(events: EventStore, history: StoredEvent[]): Promise<Map<string, string>> {
+  const accountId = (history[0].data as { account_id?: string }).account_id;
+  const actors = new Set(history.map((e) => e.metadata.actor).filter((a): a is string => !!a?.startsWith('key_')));
+  const names = new Map<string, string>();
+  for (const keyId of actors) {
+    const issued = (await events.readStream(apiKeyStream(keyId)))
+      .filter(isApiKeyEvent)
+      .find((e) => e.type === 'ApiKeyIssued');
+    if (issued?.type === 'ApiKeyIssued' && issued.data.account_id && issued.data.account_id === accountId)
+      names.set(keyId, issued.data.name);
+  }
+  return names;
+}

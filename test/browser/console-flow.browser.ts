@@ -225,11 +225,42 @@ describe('console in Chromium: the operator flow', () => {
       'SIP password rotated',
       'Created',
     ]);
+    // Who acted, by the key's name (the id stays in the tooltip).
+    const actors = timeline.locator('[data-testid=history-actor]');
+    expect((await actors.allTextContents()).map((text) => text.trim())).toEqual(Array(3).fill('by full key'));
+    expect(await actors.first().getAttribute('title')).toBe(account.keyId);
     await page.waitForSelector('figure[data-chart=trunk-latency][data-drawn]');
     await checkPage('06-trunk-detail');
     await timeline.last().locator('a:text("State after this change")').click();
     await page.waitForSelector('[data-testid=trunk-name]:text-is("Main line")');
     expect(await page.textContent('.notice[role=status]')).toMatch(/As it was at/);
+  });
+
+  it('breaks the failed calls down by SIP code on the overview', async () => {
+    const start = Date.now() - 600_000;
+    const failed = [486, 486, 486, 503, 503].map((sip_code, i) => ({
+      id: `call_console_failed_${i}`,
+      trunk_id: trunkId,
+      from: '+14155550100',
+      to: '+14155550199',
+      start_time: new Date(start + i * 1_000).toISOString(),
+      end_time: new Date(start + i * 1_000 + 800).toISOString(),
+      sip_code,
+    }));
+    expect((await gateway.post('/v1/ingest/calls', failed)).body).toEqual({ accepted: 5, rejected: [] });
+    await page.click('nav >> text=Overview');
+    const table = page.locator('[data-testid=failure-codes-table]');
+    await page.waitForSelector('[data-testid=failure-codes-table] td:text("486 Busy Here")');
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    // The generated calls carry no SIP code: they are the "none reported" row.
+    const none = rows.find((row) => row[0] === 'none reported');
+    expect(Number(none?.[1])).toBeGreaterThan(0);
+    expect(rows.filter((row) => row !== none).map((row) => row.slice(0, 2))).toEqual([
+      ['486 Busy Here', '3'],
+      ['503 Service Unavailable', '2'],
+    ]);
   });
 
   it('manages webhook endpoints and alert rules', async () => {
@@ -247,8 +278,13 @@ describe('console in Chromium: the operator flow', () => {
     );
     await page.click('nav >> text=Alert rules');
     await page.fill('#rule-name', 'Slow answers');
+    await page.selectOption('#rule-trunk', trunkId);
     await page.click('button:text("Add rule")');
     await page.waitForSelector('[data-testid=rules-table] td:text("Slow answers")');
+    // The rule's trunk by its name, not its id.
+    expect(
+      await page.locator('[data-testid=rules-table] tr:has(td:text("Slow answers")) td').nth(3).textContent(),
+    ).toBe('Main line (EU)');
     await checkPage('09-alerts');
   });
 

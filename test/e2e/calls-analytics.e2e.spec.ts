@@ -56,6 +56,9 @@ function expectOverview(actual: any, expected: any, latencies: number[]): void {
   expect(actual.period).toEqual(expected.period);
   expect(actual.by_trunk).toEqual(expected.by_trunk);
   expect(actual.by_provider).toEqual(expected.by_provider);
+  expect(actual.failures.by_sip_code).toEqual(expected.failures.by_sip_code);
+  const failed = actual.failures.by_sip_code.reduce((sum: number, entry: { count: number }) => sum + entry.count, 0);
+  expect(failed).toBe(actual.summary.failed_calls);
 }
 
 /**
@@ -69,6 +72,13 @@ function withMedia(r: CallRecordInput, i: number): CallRecordInput {
     out.answered_at = new Date(start + Math.round((Date.parse(r.end_time) - start) / 3)).toISOString();
   }
   return out;
+}
+
+/** The INVITE's final code on failed records, as a SIP gateway sends it; every sixth without one. */
+const FAILURE_CODES = [486, 503, 404, 480, 603, undefined];
+function withSipCode(r: CallRecordInput, i: number): CallRecordInput {
+  const sip_code = FAILURE_CODES[i % FAILURE_CODES.length];
+  return r.status === 'failed' && sip_code !== undefined ? { ...r, sip_code } : r;
 }
 
 describe('call records and analytics (embedded chDB)', () => {
@@ -108,7 +118,9 @@ describe('call records and analytics (embedded chDB)', () => {
         to: new Date(now - 60_000),
         seed: 42,
       }),
-    ].map(withMedia);
+    ]
+      .map(withMedia)
+      .map(withSipCode);
     for (let i = 0; i < records.length; i += 300)
       expect((await ingest(gateway, records.slice(i, i + 300))).accepted).toBe(300);
     // Rename after ingestion: analytics must show the new name.
@@ -198,6 +210,28 @@ describe('call records and analytics (embedded chDB)', () => {
       }
     },
   );
+
+  it("counts failures by SIP code of the account's own calls only", async () => {
+    const start = new Date(now - 3 * DAY - 3_600_000);
+    const end = new Date(now);
+    const range = `start_date=${start.toISOString()}&end_date=${end.toISOString()}`;
+    const before = (await client.get(`/v1/analytics/overview?${range}`)).body.failures.by_sip_code;
+    expect(before.length).toBeGreaterThanOrEqual(6);
+    // Another account's failed calls, with a code none of this account's calls has.
+    const foreign = records
+      .filter((r) => r.status === 'failed')
+      .slice(0, 3)
+      .map((r, i) => ({ ...r, id: `call_foreign_failure_${i}`, trunk_id: otherTrunkId, sip_code: 600 }));
+    expect((await ingest(other, foreign)).accepted).toBe(3);
+    expect((await client.get(`/v1/analytics/overview?${range}`)).body.failures.by_sip_code).toEqual(before);
+    const theirs = await other.get(`/v1/analytics/overview?${range}`);
+    expect(theirs.body.failures.by_sip_code).toEqual([{ sip_code: 600, count: 3 }]);
+    const theirTrunk = await other.get(`/v1/analytics/overview?${range}&trunk_id=${otherTrunkId}&granularity=hourly`);
+    expect(theirTrunk.body.failures.by_sip_code).toEqual([{ sip_code: 600, count: 3 }]);
+    // Another account's trunk named in the filter counts nothing.
+    const borrowed = await client.get(`/v1/analytics/overview?${range}&trunk_id=${otherTrunkId}`);
+    expect(borrowed.body.failures.by_sip_code).toEqual([]);
+  });
 
   it('answers a bad trunk_series with 400 naming it', async () => {
     for (const bad of ['0', '21', '2.5', 'five', '']) {

@@ -426,10 +426,16 @@ describe('call records and rejections from a SIP gateway', () => {
     expect((await alice.get(`/v1/alert-rules/${rule.body.id}`)).body.state).toBe('triggered');
   });
 
-  it('counts failed calls by class, the signalling times and rejections by reason in the overview', async () => {
+  it('counts failed calls by class and SIP code, the signalling times and rejections by reason and code in the overview', async () => {
     const overview = (await alice.get(`/v1/analytics/overview?start_date=${at(-60_000)}&trunk_id=${trunk.id}`)).body;
     expect(overview.failures.by_class).toMatchObject({ capacity: 1, agent_timeout: 1, agent_error: 1, auth: 0 });
     expect(overview.summary.failed_calls).toBe(3);
+    // By the INVITE's final code: one each, ties in code order.
+    expect(overview.failures.by_sip_code).toEqual([
+      { sip_code: 408, count: 1 },
+      { sip_code: 486, count: 1 },
+      { sip_code: 500, count: 1 },
+    ]);
     expect(overview.signalling).toEqual({
       calls_with_setup_time: overview.summary.connected_calls + 1,
       avg_post_dial_delay_ms: 120,
@@ -443,5 +449,6 @@ describe('call records and rejections from a SIP gateway', () => {
       unknown_user: 0,
     });
     expect(overview.rejections.total).toBe(4);
+    expect(overview.rejections.by_sip_code).toEqual([{ sip_code: 403, count: 4 }]);
   });
 });

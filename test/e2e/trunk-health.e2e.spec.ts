@@ -73,6 +73,8 @@ describe('trunk health: from failing records to error and back', () => {
       reason: 'the last 5 calls failed (agent_timeout, agent_unreachable)',
     });
     expect(change.data.call_ids).toHaveLength(5);
+    // A system actor has no key, so no name.
+    expect(change).toMatchObject({ actor: 'system:trunk-health', actor_name: null });
     const before = await client.get(
       `/v1/trunks/${trunk.id}?as_of=${new Date(Date.parse(change.recorded_at) - 1).toISOString()}`,
     );

@@ -285,6 +285,7 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect(history.body.events[0]).toMatchObject({
         revision: 0,
         actor: expect.stringMatching(/^key_/),
+        actor_name: 'test key',
         correlation_id: expect.any(String),
       });
       expect(history.body.events[0].data.sip_password).toBe('[redacted]');
@@ -299,6 +300,26 @@ describe('trunks over HTTPS (Redis read models)', () => {
       expect(
         (await client.post('/v1/trunks', trunkBody({ sip_username: body.sip_username, name: 'Renamed line' }))).status,
       ).toBe(201);
+    });
+
+    it("names the keys that acted in a trunk's history, as they are now, and only the account's own", async () => {
+      const { id } = (await client.post('/v1/trunks', trunkBody())).body;
+      const issued = await app.admin.post('/v1/api-keys', {
+        account_id: accountId,
+        name: 'Billing sync',
+        scopes: ['full'],
+      });
+      const billing = app.admin.withKey(issued.body.key);
+      expect((await billing.patch(`/v1/trunks/${id}`, { name: 'Renamed by billing' })).status).toBe(200);
+      expect((await app.admin.delete(`/v1/api-keys/${issued.body.id}`)).status).toBe(204);
+      const { events } = (await client.get(`/v1/trunks/${id}/events`)).body;
+      // A revoked key keeps its name; each event names the key that acted.
+      expect(events.map((e: { actor: string; actor_name: string | null }) => [e.actor, e.actor_name])).toEqual([
+        [expect.stringMatching(/^key_/), 'test key'],
+        [issued.body.id, 'Billing sync'],
+      ]);
+      // Another account sees neither the history nor the names.
+      expectError(await other.get(`/v1/trunks/${id}/events`), 404, 'not_found');
     });
 
     it('answers unknown trunk ids with 404 on every route', async () => {

@@ -34,7 +34,7 @@ function duration(r: CallRecordInput): number {
   return r.end_time ? Math.floor((Date.parse(r.end_time) - Date.parse(r.start_time)) / 1000) : 0;
 }
 
-/** Answered and billable seconds by the rule of docs/analytics.md (these records carry no sip_code). */
+/** Answered and billable seconds by the rule of docs/analytics.md (only failed records carry a sip_code here). */
 function talk(r: CallRecordInput): { answered: boolean; billable: number } {
   const answered = r.answered_at !== undefined || r.status !== 'failed';
   if (!answered) return { answered, billable: 0 };
@@ -71,6 +71,16 @@ export const percentiles = (latencies: number[]) => ({
   p95_latency_ms: nearestRank(latencies, 0.95),
   p99_latency_ms: nearestRank(latencies, 0.99),
 });
+
+/** Failed calls by sip_code (null without one), the most frequent first, ties by code, null last. */
+export function failuresBySipCode(records: CallRecordInput[]): { sip_code: number | null; count: number }[] {
+  const counts = new Map<number | null, number>();
+  for (const r of records)
+    if (r.status === 'failed') counts.set(r.sip_code ?? null, (counts.get(r.sip_code ?? null) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] ?? 1000) - (b[0] ?? 1000))
+    .map(([sip_code, count]) => ({ sip_code, count }));
+}
 
 export function expectedOverview(
   all: CallRecordInput[],
@@ -174,5 +184,6 @@ export function expectedOverview(
     by_provider: byProvider.sort((a, b) => b.call_count - a.call_count || a.provider.localeCompare(b.provider)),
     by_trunk: byTrunk.sort((a, b) => b.call_count - a.call_count || a.trunk_id.localeCompare(b.trunk_id)),
     timeseries,
+    failures: { by_sip_code: failuresBySipCode(records) },
   };
 }

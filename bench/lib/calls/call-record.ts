@@ -30,6 +30,8 @@ export interface CallRecordInput {
   sip_trace?: string;
   mos?: number;
   answered_at?: string;
+  /** The INVITE's final SIP code (the generator leaves it out; tests add it). */
+  sip_code?: number;
 }
 export interface GenerateCallsOptions {
   count: number;

@@ -23,6 +23,8 @@ const FIELDS = ['name', 'metric', 'comparison', 'threshold', 'window_minutes', '
 export function AlertsPage() {
   const rules = useLoad((signal) => call(api().GET('/alert-rules', { signal, params: { query: { limit: 100 } } })), []);
   const trunks = useLoad((signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 100 } } })), []);
+  // Names for the trunk column, from the list the form's trunk picker loads anyway.
+  const trunkNames = new Map(trunks.data?.trunks.map((t) => [t.id, t.name]) ?? []);
   const { problem, run } = useAction(rules.reload);
   const remove = (id: string) => run(() => call(api().DELETE('/alert-rules/{id}', { params: { path: { id } } })));
   return (
@@ -43,7 +45,7 @@ export function AlertsPage() {
                   {r.metric} {r.comparison} {r.threshold}
                 </td>
                 <td>{r.window_minutes} min</td>
-                <td>{r.trunk_id ?? 'all'}</td>
+                <td>{r.trunk_id ? (trunkNames.get(r.trunk_id) ?? r.trunk_id) : 'all'}</td>
                 <td>
                   <span class={`badge ${r.state === 'triggered' ? 'failed' : 'active'}`}>{r.state}</span>
                 </td>

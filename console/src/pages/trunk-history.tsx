@@ -54,7 +54,11 @@ export function eventTitle(type: string): string {
   return TITLES[type] ?? type;
 }
 
-/** The trunk's history from /v1/trunks/{id}/events, newest first, each with a link to the state it left. */
+/**
+ * The trunk's history from /v1/trunks/{id}/events, newest first, each with who made it (the key's
+ * name, its id when it has none: a system actor, a key not of this account) and a link to the
+ * state it left.
+ */
 export function HistoryTimeline({ trunkId, events }: { trunkId: string; events: HistoryEvent[] }) {
   return (
     <ol class="timeline" data-testid="history-timeline">
@@ -63,7 +67,12 @@ export function HistoryTimeline({ trunkId, events }: { trunkId: string; events: 
           <div class="timeline-head">
             <strong>{eventTitle(event.type)}</strong>{' '}
             <time dateTime={event.recorded_at}>{fmtTime(event.recorded_at)}</time>
-            {event.actor && <span class="muted"> by {event.actor}</span>}
+            {event.actor && (
+              <span class="muted" data-testid="history-actor" title={event.actor}>
+                {' '}
+                by {event.actor_name ?? event.actor}
+              </span>
+            )}
           </div>
           <dl class="changes">
             {changesOf(event).map(([name, value]) => (

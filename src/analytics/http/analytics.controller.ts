@@ -28,7 +28,7 @@ export class AnalyticsController {
   @ApiOkResponse({
     type: AnalyticsOverviewDto,
     description:
-      'period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk (with trunk_series=N, the first N with their own timeseries), timeseries (every bucket, empty ones included)',
+      'period, summary, performance (p95/p99 of per-call total latency, within 1%), quality (codec_distribution in percent of calls reporting a codec), by_provider, by_trunk (with trunk_series=N, the first N with their own timeseries), timeseries (every bucket, empty ones included), failures (failed calls by class and by final SIP code), signalling, rejections (by reason and by SIP code)',
   })
   overview(@Query() query: AnalyticsOverviewQueryDto, @Ctx() ctx: RequestContext): Promise<object> {
     return this.queries.execute(new GetAnalyticsOverview(accountOf(ctx), query, this.clock.now()));

@@ -101,6 +101,20 @@ const countsOf = (keys: readonly string[], description: string): ApiPropertyOpti
   description,
 });
 
+class SipCodeCountDto {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 100,
+    maximum: 699,
+    description: 'The final SIP response code; null for failed calls whose record has no sip_code',
+  })
+  sip_code!: number | null;
+  @ApiProperty({ type: 'integer', minimum: 1 }) count!: number;
+}
+
+const BY_SIP_CODE = 'the most frequent first (ties by code, null last); codes with no call left out';
+
 class FailuresDto {
   @ApiProperty(
     countsOf(
@@ -109,6 +123,11 @@ class FailuresDto {
     ),
   )
   by_class!: Record<string, number>;
+  @ApiProperty({
+    type: [SipCodeCountDto],
+    description: `Failed calls by the final SIP code of their INVITE (the record's sip_code), ${BY_SIP_CODE}; the counts add up to summary.failed_calls`,
+  })
+  by_sip_code!: SipCodeCountDto[];
 }
 
 class SignallingDto {
@@ -127,6 +146,11 @@ class RejectionCountsDto {
   total!: number;
   @ApiProperty(countsOf(REJECTION_REASONS, 'By reason; every reason present'))
   by_reason!: Record<string, number>;
+  @ApiProperty({
+    type: [SipCodeCountDto],
+    description: `By the SIP code the gateway answered the INVITE with (never null here), ${BY_SIP_CODE}; the counts add up to total`,
+  })
+  by_sip_code!: SipCodeCountDto[];
 }
 
 export class AnalyticsOverviewDto {

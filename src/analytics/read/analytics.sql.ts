@@ -15,7 +15,8 @@ import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
  * The overview as ONE statement: a UNION ALL of branches, each tagged by `kind`, which ClickHouse
  * runs in parallel threads (the embedded engine runs one statement at a time, so separate
  * statements ran one after another). Every branch returns the same columns: `key` (a trunk id,
- * failure class, rejection reason), `pos` (a bucket's unix second or a latency bin), the sums
+ * failure class, SIP code, rejection reason), `pos` (a bucket's unix second, or a rejection's SIP
+ * code), the sums
  * below (0 where a branch has none), codec counts and trunk names.
  *
  * Sources, so any instant range is exact: whole UTC days from the daily tables, the other whole
@@ -29,7 +30,7 @@ export type SumColumn =
 const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed'), ...TALK_SUMS];
 type Exprs = Partial<Record<SumColumn | 'codecs' | 'names', string>>;
 
-export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'pct' | 'class' | 'reason' | 'name';
+export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'pct' | 'class' | 'code' | 'reason' | 'name';
 export interface OverviewRow {
   kind: OverviewKind;
   key: string;
@@ -83,9 +84,10 @@ function daysAndHours(daily: string, hourly: string, columns: string, withTrunk:
 }
 
 /*
- * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped four
- * ways: whole range, per trunk, per bucket and per failure class (failed and the signalling spans).
- * Their latency bins go to the percentiles' branch (percentilesBranch).
+ * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped five
+ * ways: whole range, per trunk, per bucket, per failure class (failed and the signalling spans) and
+ * per final SIP code (failed; 0 for none, as migration 7 stores it). Their latency bins go to the
+ * percentiles' branch (percentilesBranch).
  */
 const span = (name: string, from: string, to: string): Exprs => {
   const both = `${from} IS NOT NULL AND ${to} IS NOT NULL`;
@@ -122,12 +124,12 @@ function rawEdges(hourly: boolean, withTrunk: boolean): string {
   const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
   const is = (column: string) => `grouping(${column}) = 0`;
   return branch(
-    `multiIf(${is('trunk_id')}, 'trunk', ${is(bucket)}, 'bucket', ${is('failure_class')}, 'class', 'total')`,
-    `multiIf(${is('trunk_id')}, toString(trunk_id), ${is('failure_class')}, toString(failure_class), '')`,
+    `multiIf(${is('trunk_id')}, 'trunk', ${is(bucket)}, 'bucket', ${is('failure_class')}, 'class', ${is('sip_code')}, 'code', 'total')`,
+    `multiIf(${is('trunk_id')}, toString(trunk_id), ${is('failure_class')}, toString(failure_class), ${is('sip_code')}, toString(ifNull(sip_code, 0)), '')`,
     `if(${is(bucket)}, toUnixTimestamp(${bucket}), 0)`,
     RAW,
     `FROM ${CALL_RECORDS.name} WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
-     GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (failure_class))`,
+     GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (failure_class), (sip_code))`,
   );
 }
 
@@ -197,6 +199,13 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       summed(SIGNALLING_SUMS),
       `FROM ${table('signalling_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter} GROUP BY failure_class`,
     ),
+    'failed calls by SIP code (whole hours)': branch(
+      "'code'",
+      'toString(sip_code)',
+      '0',
+      { failed: 'sum(failed)' },
+      `FROM ${table('failure_codes_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter} GROUP BY sip_code`,
+    ),
     // Added to the totals: answered calls, billable seconds and MOS (migration 5).
     'talk and MOS (whole hours)': branch(
       "'total'",
@@ -205,11 +214,11 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       summed(TALK_SUMS),
       `FROM ${table('talk_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`,
     ),
-    'raw edges (partial hours), five groupings': rawEdges(hourly, withTrunk),
-    'rejections by reason': branch(
+    'raw edges (partial hours), six groupings': rawEdges(hourly, withTrunk),
+    'rejections by reason and SIP code': branch(
       "'reason'",
       'reason',
-      '0',
+      'sip_code',
       { calls: 'toInt64(n)' },
       `FROM (${rejectionCountsSql(withTrunk)})`,
     ),

@@ -1,9 +1,9 @@
-import { RejectionCounts, rejectionCounts } from '../../rejections/read/rejection-counts';
+import { bySipCode, RejectionCounts, rejectionCounts, SipCodeCount } from '../../rejections/read/rejection-counts';
 import { FAILURE_CLASSES } from '../../shared/failure-taxonomy';
 import { type OverviewRow, type SumColumn, sumOf } from './analytics.sql';
 
 export interface GatewayBreakdown {
-  failures: { by_class: Record<string, number> };
+  failures: { by_class: Record<string, number>; by_sip_code: SipCodeCount[] };
   signalling: {
     calls_with_setup_time: number;
     avg_post_dial_delay_ms: number;
@@ -14,8 +14,9 @@ export interface GatewayBreakdown {
 }
 
 /**
- * Failed calls by class, the signalling spans and the rejections, from the overview statement's
- * `class` rows (whole hours and raw edges, to be added up) and `reason` rows.
+ * Failed calls by class and by final SIP code, the signalling spans and the rejections, from the
+ * overview statement's `class` and `code` rows (whole hours and raw edges, to be added up) and
+ * `reason` rows (one per reason and SIP code).
  */
 export function gatewayBreakdown(rows: OverviewRow[]): GatewayBreakdown {
   const classes = rows.filter((row) => row.kind === 'class');
@@ -26,11 +27,17 @@ export function gatewayBreakdown(rows: OverviewRow[]): GatewayBreakdown {
   };
   const by_class: Record<string, number> = Object.fromEntries([...FAILURE_CLASSES, 'unclassified'].map((c) => [c, 0]));
   for (const row of classes) by_class[row.key || 'unclassified'] += sumOf(row, 'failed');
+  // Code 0 is a failed record without a sip_code (migration 7).
+  const codes = new Map<number | null, number>();
+  for (const row of rows.filter((r) => r.kind === 'code')) {
+    const code = Number(row.key) || null;
+    codes.set(code, (codes.get(code) ?? 0) + sumOf(row, 'failed'));
+  }
   const reasons = rows
     .filter((row) => row.kind === 'reason')
-    .map((row) => ({ reason: row.key, n: sumOf(row, 'calls') }));
+    .map((row) => ({ reason: row.key, sip_code: row.pos, n: sumOf(row, 'calls') }));
   return {
-    failures: { by_class },
+    failures: { by_class, by_sip_code: bySipCode(codes) },
     signalling: {
       calls_with_setup_time: total('setup_calls'),
       avg_post_dial_delay_ms: avg('pdd'),

@@ -207,6 +207,10 @@ export const ACCOUNT_LATENCY_HOURLY = overTrunks('account_latency_hourly', HOUR,
 export const ACCOUNT_LATENCY_DAILY = overTrunks('account_latency_daily', DAY, LATENCY);
 export const ACCOUNT_SIGNALLING_HOURLY = overTrunks('account_signalling_hourly', HOUR, SIGNALLING);
 export const ACCOUNT_TALK_HOURLY = overTrunks('account_talk_hourly', HOUR, TALK);
+/** Failed calls by final SIP code, 0 for none (migration 7). */
+const FAILURE_CODES = { sip_code: 'UInt16', failed: SUM_INT64 };
+export const CALL_FAILURE_CODES_HOURLY = perTrunk('call_failure_codes_hourly', HOUR, FAILURE_CODES);
+export const ACCOUNT_FAILURE_CODES_HOURLY = overTrunks('account_failure_codes_hourly', HOUR, FAILURE_CODES);
 
 /** The aggregates the overview reads, by what they hold: per trunk, and summed over the trunks. */
 export const AGGREGATES = {
@@ -215,6 +219,7 @@ export const AGGREGATES = {
   latency_daily: { perTrunk: CALL_LATENCY_DAILY, overTrunks: ACCOUNT_LATENCY_DAILY },
   signalling_hourly: { perTrunk: CALL_SIGNALLING_HOURLY, overTrunks: ACCOUNT_SIGNALLING_HOURLY },
   talk_hourly: { perTrunk: CALL_TALK_HOURLY, overTrunks: ACCOUNT_TALK_HOURLY },
+  failure_codes_hourly: { perTrunk: CALL_FAILURE_CODES_HOURLY, overTrunks: ACCOUNT_FAILURE_CODES_HOURLY },
 } as const;
 export type AggregateName = keyof typeof AGGREGATES;
 
@@ -244,5 +249,7 @@ export const CLICKHOUSE_TABLES: readonly ClickHouseTable[] = [
   ACCOUNT_LATENCY_DAILY,
   ACCOUNT_SIGNALLING_HOURLY,
   ACCOUNT_TALK_HOURLY,
+  CALL_FAILURE_CODES_HOURLY,
+  ACCOUNT_FAILURE_CODES_HOURLY,
   SCHEMA_MIGRATIONS,
 ];

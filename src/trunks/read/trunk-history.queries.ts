@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../infrastructure/event-store/event-store.port';
+import { ACTOR_NAMES, ActorNames } from './actor-names.port';
 import { READ_SETTINGS, ReadSettings } from './read.settings';
 import { fold } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
@@ -11,7 +12,8 @@ import { TrunkDetailDto, TrunkHistoryDto, TrunkHistoryEventDto } from './trunk.d
 
 /*
  * The auditor's views read the trunk's own stream: the history IS the log, so no read model
- * could answer better. Everything else on the read side is served from read models.
+ * could answer better. Everything else on the read side is served from read models, the names of
+ * the keys that acted included (ActorNames: the api-keys read model).
  */
 
 export class GetTrunkHistory {
@@ -40,22 +42,34 @@ async function ownedHistory(events: EventStore, accountId: string, trunkId: stri
 
 @QueryHandler(GetTrunkHistory)
 export class GetTrunkHistoryHandler implements IQueryHandler<GetTrunkHistory, TrunkHistoryDto> {
-  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(ACTOR_NAMES) private readonly actorNames: ActorNames,
+  ) {}
 
   async execute({ accountId, trunkId, limit, offset }: GetTrunkHistory): Promise<TrunkHistoryDto> {
     const history = await ownedHistory(this.events, accountId, trunkId);
-    const events = history.slice(offset, offset + limit).map(historyEventOf);
+    const page = history.slice(offset, offset + limit).map(historyEventOf);
+    const names = await this.actorNames.namesOf(
+      accountId,
+      page.flatMap((e) => (e.actor ? [e.actor] : [])),
+    );
+    const events = page.map((e) => ({ ...e, actor_name: (e.actor && names.get(e.actor)) ?? null }));
     return { events, pagination: { limit, offset, total: history.length } };
   }
 }
 
-/** One event as the API (and the trunks:history CLI) shows it: who, when, secrets redacted. */
+/**
+ * One event as the API (and the trunks:history CLI) shows it: who, when, secrets redacted. The
+ * actor's name is left null for the caller to add (the query from the api-keys read model).
+ */
 export function historyEventOf(e: StoredEvent): TrunkHistoryEventDto {
   return {
     revision: e.revision,
     type: e.type,
     recorded_at: e.recordedAt.toISOString(),
     actor: typeof e.metadata.actor === 'string' ? e.metadata.actor : null,
+    actor_name: null,
     correlation_id: typeof e.metadata.correlation_id === 'string' ? e.metadata.correlation_id : null,
     data: redact(e.data) as object,
   };

@@ -87,7 +87,19 @@ export class TrunkHistoryEventDto {
   @ApiProperty({ type: 'integer', description: '0-based position in the trunk history' }) revision!: number;
   @ApiProperty({ example: 'TrunkCreated' }) type!: string;
   @ApiProperty({ format: 'date-time' }) recorded_at!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'API key id that acted' }) actor!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Who acted: an API key id (key_…), or a system actor (system:trunk-health)',
+  })
+  actor!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "The acting API key's name as it is now (from the API keys read model; a revoked key keeps its name); null for a system actor, and for a key that is not one of this account's",
+  })
+  actor_name!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The X-Request-Id of the request' }) correlation_id!:
     string | null;
   @ApiProperty({

@@ -5,6 +5,7 @@ import { SIP_GATEWAY_MIGRATION } from './003-sip-gateway';
 import { ACCOUNT_ROLLUPS_MIGRATION } from './004-account-rollups';
 import { TALK_AND_QUALITY_MIGRATION } from './005-talk-and-quality';
 import { CALL_FEED_MIGRATION } from './006-call-feed';
+import { FAILURE_CODES_MIGRATION } from './007-failure-codes';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -19,4 +20,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
   ACCOUNT_ROLLUPS_MIGRATION,
   TALK_AND_QUALITY_MIGRATION,
   CALL_FEED_MIGRATION,
+  FAILURE_CODES_MIGRATION,
 ];
