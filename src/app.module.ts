@@ -12,6 +12,7 @@ import {
   auditSettings,
   authSettings,
   callStreamSettings,
+  overviewCacheSettings,
   clusterSettings,
   consoleSettings,
   exportSettings,
@@ -27,6 +28,7 @@ import { AUTH_SETTINGS } from './platform/config/auth.settings';
 import { PROJECTION_SETTINGS } from './eventsourcing/projection.settings';
 import { READ_SETTINGS } from './trunks/read/read.settings';
 import { CALL_STREAM_SETTINGS } from './analytics/live/call-stream.settings';
+import { OVERVIEW_CACHE_SETTINGS } from './analytics/read/overview-cache.settings';
 import { ReadAheadRoutes } from './access/read-ahead.routes';
 import { WRITE_SETTINGS } from './platform/config/write.settings';
 import { RequestGate } from './access/request-gate';
@@ -75,6 +77,7 @@ export class AppModule {
         { provide: PROJECTION_SETTINGS, useValue: projectionSettings(config) },
         { provide: AUTH_SETTINGS, useValue: authSettings(config) },
         { provide: CALL_STREAM_SETTINGS, useValue: callStreamSettings(config) },
+        { provide: OVERVIEW_CACHE_SETTINGS, useValue: overviewCacheSettings(config) },
       ],
       exports: [
         APP_CONFIG,
@@ -85,6 +88,7 @@ export class AppModule {
         PROJECTION_SETTINGS,
         AUTH_SETTINGS,
         CALL_STREAM_SETTINGS,
+        OVERVIEW_CACHE_SETTINGS,
       ],
     };
     const infrastructure = InfrastructureModule.forRoot(infrastructureSettings(config), options.logger);

@@ -4,6 +4,7 @@ import { AppConfig, readModelNamespace } from './platform/config/app-config';
 import type { AuthSettings } from './platform/config/auth.settings';
 import type { AuditSettings } from './audit/audit.settings';
 import type { CallStreamSettings } from './analytics/live/call-stream.settings';
+import type { OverviewCacheSettings } from './analytics/read/overview-cache.settings';
 import type { ConsoleSettings } from './console/console.settings';
 import type { ProjectionSettings } from './eventsourcing/projection.settings';
 import type { RateLimitSettings } from './rate-limiting/rate-limiting.module';
@@ -82,6 +83,10 @@ export function callStreamSettings(config: AppConfig): CallStreamSettings {
     heartbeatMs: config.callStreamHeartbeatMs,
     maxBufferBytes: config.callStreamMaxBufferBytes,
   };
+}
+
+export function overviewCacheSettings(config: AppConfig): OverviewCacheSettings {
+  return { ttlMs: config.overviewCacheTtlMs };
 }
 
 export function authSettings(config: AppConfig): AuthSettings {

@@ -1,9 +1,15 @@
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
-import { aggregateRange, overviewBranches, overviewSql } from '../../src/analytics/read/analytics.sql';
+import {
+  aggregateRange,
+  overviewEdgesSql,
+  overviewStatements,
+  overviewWholeHoursSql,
+} from '../../src/analytics/read/analytics.sql';
 import type { BreakdownRequest, StatementTime } from './analytics-messages';
 import { summarize, timeSequential } from './analytics-timing';
 
 const HOUR = 3_600_000;
+const DAY = 86_400_000;
 
 /**
  * Where the app's time goes: each statement the overview and list handlers send, timed alone
@@ -29,13 +35,30 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
     }
   };
   const edges = { ...account, from1_ms: from, to1_ms: wholeFrom, from2_ms: wholeTo, to2_ms: to };
-  const all = { ...aggregates, ...edges, from_ms: from, to_ms: to - 1 };
   for (const hourly of [true, false]) {
+    const step = hourly ? HOUR : DAY;
+    const bucketOf = (ms: number) => (Math.floor(ms / step) * step) / 1000;
+    const all = {
+      ...aggregates,
+      ...edges,
+      from_ms: from,
+      to_ms: to - 1,
+      e1_s: bucketOf(wholeFrom - HOUR),
+      e2_s: bucketOf(wholeTo),
+    };
     const buckets = hourly ? 'hourly' : 'daily';
-    await time(`overview: the one statement, ${buckets} buckets`, overviewSql(hourly, false), all);
-    for (const [name, sql] of Object.entries(overviewBranches(hourly, false)))
-      if (hourly || name.includes('bucket') || name.includes('raw'))
+    const statements = overviewStatements(hourly, false);
+    await time(
+      `overview, whole hours (kept per account until a write to them), ${buckets} buckets`,
+      overviewWholeHoursSql(hourly, false),
+      all,
+    );
+    for (const [name, sql] of Object.entries(statements.wholeHours))
+      if (hourly || name.includes('bucket') || name.includes('bins'))
         await time(`  branch alone, ${buckets}: ${name}`, sql, all);
+    await time(`overview, edges (every request), ${buckets} buckets`, overviewEdgesSql(hourly, false), all);
+    for (const [name, sql] of Object.entries(statements.edges))
+      await time(`  branch alone, ${buckets}: ${name}`, sql, all);
   }
   await time('calls: page 1 rows (FINAL, ORDER BY start_time DESC LIMIT 101)', LIST_PAGE, {
     ...account,

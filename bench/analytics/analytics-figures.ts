@@ -15,7 +15,8 @@ export interface AppLoadFigures {
 }
 
 export interface Series {
-  source: 'app' | 'raw' | 'postgres';
+  /** app-cold: each request's whole hours not yet kept (its range starts one hour later than the one before). */
+  source: 'app' | 'app-cold' | 'raw' | 'postgres';
   granularity: 'hourly' | 'daily';
   label: string;
   samplesMs: number[];

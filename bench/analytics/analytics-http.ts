@@ -60,13 +60,13 @@ export function overviewPath(start: Date, end: Date, hourly: boolean): string {
 
 export async function timeOverview(
   api: ApiClient,
-  path: string,
+  path: string | (() => string),
   warmup: number,
   runs: number,
 ): Promise<{ samplesMs: number[]; headline: Headline }> {
   let last: Overview | null = null;
   const samplesMs = await timeSequential(warmup, runs, async () => {
-    last = await api.get<Overview>(path);
+    last = await api.get<Overview>(typeof path === 'string' ? path : path());
   });
   const o = last! as Overview;
   return {

@@ -19,6 +19,11 @@ const COMMAND = {
     },
     warmup: { type: 'integer', default: 5, min: 0, help: 'discarded requests before each measured series' },
     runs: { type: 'integer', default: 50, help: 'measured /v1/analytics/overview requests per granularity' },
+    'cold-runs': {
+      type: 'integer',
+      default: 20,
+      help: 'measured overview requests per granularity whose whole hours are not kept yet (a new range each)',
+    },
     'concurrency-runs': {
       type: 'integer',
       default: 10,

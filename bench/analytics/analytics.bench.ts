@@ -24,6 +24,7 @@ import { formatAnalyticsReport } from './analytics-report';
  * account first, and the rows are generated for that account.
  */
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const PAGE_RUNS = 10;
 
 async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<AnalyticsReport> {
@@ -75,6 +76,20 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     progress(`app overview, ${granularity(hourly)}`);
     const timed = await timeOverview(api, overviewPath(from, to, hourly), options.warmup, options.runs);
     series.push(named('app', hourly, `app over HTTPS (aggregates + raw edges), ${granularity(hourly)}`, timed));
+  }
+  // The same requests when the whole hours are not kept yet: each range starts an hour after the one before.
+  for (const hourly of [true, false]) {
+    progress(`app overview, whole hours not kept, ${granularity(hourly)}`);
+    let shift = 0;
+    const timed = await timeOverview(
+      api,
+      () => overviewPath(new Date(from.getTime() + ++shift * HOUR_MS), to, hourly),
+      0,
+      options.coldRuns,
+    );
+    series.push(
+      named('app-cold', hourly, `app, whole hours not kept (a new range each time), ${granularity(hourly)}`, timed),
+    );
   }
   const concurrency = await measureConcurrency(api, { from, to }, options);
   for (const hourly of [true, false]) {

@@ -3,10 +3,12 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLICKHOUSE, ClickHouseExecutor, QueryParams } from '../../infrastructure/clickhouse/clickhouse.port';
 import { AnalyticsOverviewQueryDto } from './analytics.dto';
 import { addRow, avgInt, codecDistribution, emptyTotals, percent, ratio, round2, Totals } from './analytics.math';
-import { aggregateRange, OverviewRow, overviewSql, trunkSeriesSql } from './analytics.sql';
+import { aggregateRange, OverviewRow, overviewEdgesSql, overviewWholeHoursSql, trunkSeriesSql } from './analytics.sql';
+import { OverviewCache } from './overview-cache';
+import { edgePercentiles } from './overview-percentiles';
 import { gatewayBreakdown } from './gateway-breakdown';
 
-import { analyticsRange, buckets, HOUR } from './analytics-range';
+import { analyticsRange, buckets, DAY, HOUR } from './analytics-range';
 
 export class GetAnalyticsOverview {
   constructor(
@@ -25,24 +27,49 @@ interface Grouped {
 /**
  * Whole days come from the daily aggregates, the other whole hours from the hourly ones, and the
  * partial hours at either edge of the range from the raw records, so any instant range is exact,
- * not rounded to hours. Everything comes from one statement (analytics.sql.ts), whose branches the
- * engine runs in parallel; its rows are added up here by kind.
+ * not rounded to hours. Two statements (analytics.sql.ts), whose branches the engine runs in
+ * parallel: the whole hours' (kept per account in this instance's OverviewCache until a write
+ * touches one of its hours) and the edges'; their rows are added up here by kind.
  */
 @QueryHandler(GetAnalyticsOverview)
 export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOverview, object> {
-  constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor) {}
+  constructor(
+    @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseExecutor,
+    private readonly cache: OverviewCache,
+  ) {}
 
   async execute({ accountId, query, now }: GetAnalyticsOverview): Promise<object> {
     const { start, end } = analyticsRange(query, now);
     const hourly = query.granularity === 'hourly';
-    const rows = await this.clickhouse.query<OverviewRow>(
-      overviewSql(hourly, !!query.trunk_id),
-      rangeParams(accountId, query.trunk_id, start, end),
-    );
-    const answer = present(grouped(rows), dimension(rows), start, end, hourly);
+    const params = rangeParams(accountId, query.trunk_id, start, end, hourly);
+    const [whole, edges] = await Promise.all([
+      this.wholeHours(accountId, query.trunk_id, hourly, params),
+      this.clickhouse.query<OverviewRow>(overviewEdgesSql(hourly, !!query.trunk_id), params),
+    ]);
+    const rows = [...whole, ...edges];
+    const answer = present(grouped(rows, edgePercentiles(whole, edges)), dimension(rows), start, end, hourly);
     if (query.trunk_series)
       await this.addTrunkSeries(answer.by_trunk.slice(0, query.trunk_series), accountId, start, end, hourly);
     return { ...answer, ...gatewayBreakdown(rows) };
+  }
+
+  /** The whole-hours statement's rows, from this instance's copy when it holds one. */
+  private async wholeHours(
+    accountId: string,
+    trunkId: string | undefined,
+    hourly: boolean,
+    params: QueryParams,
+  ): Promise<readonly OverviewRow[]> {
+    const fromMs = Number(params.h0_s) * 1000;
+    const toMs = Number(params.h1_s) * 1000;
+    if (fromMs >= toMs) return [];
+    const key = JSON.stringify([accountId, trunkId ?? null, hourly, fromMs, toMs]);
+    const copy = this.cache.get(key);
+    if (copy) return copy;
+    const ticket = this.cache.ticket();
+    const rows = await this.clickhouse.query<OverviewRow>(overviewWholeHoursSql(hourly, !!trunkId), params);
+    this.cache.set(key, accountId, fromMs, toMs, rows, ticket);
+    return rows;
   }
 
   /**
@@ -98,17 +125,17 @@ function timeseries(byBucket: Map<number, Totals>, start: Date, end: Date, hourl
   });
 }
 
-function grouped(rows: OverviewRow[]): Grouped {
+function grouped(rows: OverviewRow[], edges: ReturnType<typeof edgePercentiles>): Grouped {
   const g: Grouped = { total: emptyTotals(), byTrunk: new Map(), byBucket: new Map() };
   for (const row of rows) {
     if (row.kind === 'total') addRow(g.total, row);
     else if (row.kind === 'trunk') addRow(slot(g.byTrunk, row.key), row);
     else if (row.kind === 'bucket') addRow(slot(g.byBucket, Number(row.pos) * 1000), row);
-    else if (row.kind === 'pct') {
-      const into = row.key === 'total' ? g.total : slot(g.byBucket, Number(row.pos) * 1000);
-      into.pct = pctOf(row);
-    }
+    else if (row.kind === 'pct') slot(g.byBucket, Number(row.pos) * 1000).pct = pctOf(row);
   }
+  // The range's percentiles, and those of the buckets the partial edge hours fall in.
+  g.total.pct = edges.total;
+  for (const [at, pct] of edges.buckets) slot(g.byBucket, at).pct = pct;
   return g;
 }
 
@@ -121,7 +148,13 @@ function dimension(rows: OverviewRow[]): Map<string, { name: string; provider: s
  * The whole hours of [start, end] for the aggregates, the partial hours at its edges for the raw
  * rows, and [start, end] itself for the rejections.
  */
-function rangeParams(accountId: string, trunkId: string | undefined, start: Date, end: Date): QueryParams {
+function rangeParams(
+  accountId: string,
+  trunkId: string | undefined,
+  start: Date,
+  end: Date,
+  hourly = true,
+): QueryParams {
   const from = start.getTime();
   const to = end.getTime() + 1;
   let wholeFrom = Math.ceil(from / HOUR) * HOUR;
@@ -138,8 +171,16 @@ function rangeParams(accountId: string, trunkId: string | undefined, start: Date
     to2_ms: to,
     from_ms: from,
     to_ms: end.getTime(),
+    // The buckets the partial edge hours may fall in (their whole hours' bins are kept apart).
+    e1_s: bucketOf(wholeFrom - HOUR, hourly) / 1000,
+    e2_s: bucketOf(wholeTo, hourly) / 1000,
   };
 }
+
+const bucketOf = (ms: number, hourly: boolean): number => {
+  const step = hourly ? HOUR : DAY;
+  return Math.max(0, Math.floor(ms / step) * step);
+};
 
 function slot<K>(map: Map<K, Totals>, key: K): Totals {
   let totals = map.get(key);

@@ -12,17 +12,18 @@ import {
 import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
 
 /**
- * The overview as ONE statement: a UNION ALL of branches, each tagged by `kind`, which ClickHouse
- * runs in parallel threads (the embedded engine runs one statement at a time, so separate
- * statements ran one after another). Every branch returns the same columns: `key` (a trunk id,
- * failure class, SIP code, rejection reason), `pos` (a bucket's unix second, or a rejection's SIP
- * code), the sums
- * below (0 where a branch has none), codec counts and trunk names.
+ * The overview's statements (overviewStatements) are each a UNION ALL of branches, each tagged by
+ * `kind`, which ClickHouse runs in parallel threads (the embedded engine runs one statement at a
+ * time, so separate statements run one after another). Every branch returns the same columns:
+ * `key` (a trunk id, failure class, SIP code, rejection reason, or a bucket's second for latency
+ * bins), `pos` (a bucket's unix second, a latency bin, or a rejection's SIP code), the sums below
+ * (0 where a branch has none), codec counts and trunk names.
  *
  * Sources, so any instant range is exact: whole UTC days from the daily tables, the other whole
  * hours from the hourly ones, the partial hours at the range's edges from the raw records (read
- * once for the sums and once for the latency bins, without FINAL, weighted by sign as the views aggregate them). Without a trunk filter the
- * totals, buckets, histogram and failure classes come from the account-level rollups (migration 4).
+ * once for the sums and once for the latency bins, without FINAL, weighted by sign as the views
+ * aggregate them). Without a trunk filter the totals, buckets, histogram and failure classes come
+ * from the account-level rollups (migration 4).
  */
 export type SumColumn =
   (typeof SUMS)[number] | (typeof SIGNALLING_SUMS)[number] | (typeof TALK_SUMS)[number] | 'loss_sum';
@@ -30,7 +31,7 @@ export type SumColumn =
 const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed'), ...TALK_SUMS];
 type Exprs = Partial<Record<SumColumn | 'codecs' | 'names', string>>;
 
-export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'pct' | 'class' | 'code' | 'reason' | 'name';
+export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'pct' | 'bin' | 'class' | 'code' | 'reason' | 'name';
 export interface OverviewRow {
   kind: OverviewKind;
   key: string;
@@ -86,8 +87,8 @@ function daysAndHours(daily: string, hourly: string, columns: string, withTrunk:
 /*
  * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped five
  * ways: whole range, per trunk, per bucket, per failure class (failed and the signalling spans) and
- * per final SIP code (failed; 0 for none, as migration 7 stores it). Their latency bins go to the
- * percentiles' branch (percentilesBranch).
+ * per final SIP code (failed; 0 for none, as migration 7 stores it). Their latency bins are a
+ * branch of their own (edgeBins).
  */
 const span = (name: string, from: string, to: string): Exprs => {
   const both = `${from} IS NOT NULL AND ${to} IS NOT NULL`;
@@ -136,47 +137,80 @@ function rawEdges(hourly: boolean, withTrunk: boolean): string {
 const RAW_EDGES = `${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)})`;
 
 /*
- * p50/p95/p99 of the whole range and of each bucket, from the latency histogram: signed counts per
- * (bucket, bin) gathered from the daily rows (whole days, daily buckets only), the hourly rows (the
- * other whole hours) and the raw edge rows, added up per (bucket, bin), then ranked by
- * quantilesExactWeighted, which is the nearest rank (the smallest bin whose cumulative count
- * reaches ceil(p × n)). One row per bucket and one for the range, instead of every (bucket, bin).
+ * The latency histogram's signed counts per (bucket, bin) over the whole hours: the daily rows
+ * (whole days, daily buckets only) and the hourly ones (the other whole hours; every hour when
+ * the buckets are hours).
  */
-function percentilesBranch(
-  hourly: boolean,
-  filter: string,
-  table: (name: AggregateName) => string,
-  perTrunk = false,
-): string {
-  // Per trunk: one row per (trunk, bucket), keyed by the trunk; else one per bucket and one for the range.
-  const t = perTrunk ? 'trunk_id, ' : '';
+function wholeHoursBins(hourly: boolean, t: string, filter: string, table: (name: AggregateName) => string): string {
   const seconds = (expr: string) => `toUInt32(toUnixTimestamp(${expr}))`;
-  const wholeHours = hourly
+  return hourly
     ? `SELECT ${t}${seconds('hour')} AS b, bin, n FROM ${table('latency_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`
     : `SELECT ${t}${seconds('day')} AS b, bin, n FROM ${table('latency_daily')}
          WHERE ${ACCOUNT} AND day >= ${at('d0_s')} AND day < ${at('d1_s')} ${filter}
        UNION ALL
        SELECT ${t}${seconds('toStartOfDay(hour)')} AS b, bin, n FROM ${table('latency_hourly')}
          WHERE ${ACCOUNT} AND ((hour >= ${at('h0_s')} AND hour < ${at('d0_s')}) OR (hour >= ${at('d1_s')} AND hour < ${at('h1_s')})) ${filter}`;
-  const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
-  const edges = `SELECT ${t}${seconds(rawBucket)} AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
-       WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
-  const quantiles = 'arrayMap(q -> toInt64(q), quantilesExactWeighted(0.5, 0.95, 0.99)(bin, toUInt64(n)))';
-  const key = perTrunk ? 'toString(trunk_id)' : "if(grouping(b) = 0, 'bucket', 'total')";
-  const pos = perTrunk ? 'b' : 'if(grouping(b) = 0, b, 0)';
-  return `SELECT 'pct' AS kind, ${key} AS key, ${pos} AS pos,
-    ${quantiles} AS v, 0 AS loss, CAST(([], []), 'Tuple(Array(String), Array(Int64))') AS codecs, CAST([], 'Array(String)') AS names
-    FROM (SELECT ${t}b, bin, sum(n) AS n FROM (${wholeHours} UNION ALL ${edges}) GROUP BY ${t}b, bin HAVING n > 0)
-    GROUP BY ${perTrunk ? 'trunk_id, b' : 'GROUPING SETS ((), (b))'}`;
 }
 
-/** The branches of the overview statement by name (the benchmark times each one alone). */
-export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<string, string> {
+const QUANTILES = 'arrayMap(q -> toInt64(q), quantilesExactWeighted(0.5, 0.95, 0.99)(bin, toUInt64(n)))';
+const NO_CODECS = "CAST(([], []), 'Tuple(Array(String), Array(Int64))')";
+const NO_NAMES = "CAST([], 'Array(String)')";
+
+/*
+ * p50/p95/p99 per trunk and bucket (trunk_series), from the histogram: signed counts per (bucket,
+ * bin) gathered from the whole hours and the raw edge rows, added up per (bucket, bin), then
+ * ranked by quantilesExactWeighted, which is the nearest rank (the smallest bin whose cumulative
+ * count reaches ceil(p × n)). One row per (trunk, bucket), instead of every (bucket, bin).
+ */
+function trunkPercentilesBranch(hourly: boolean, filter: string, table: (name: AggregateName) => string): string {
+  const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
+  const edges = `SELECT trunk_id, toUInt32(toUnixTimestamp(${rawBucket})) AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
+       WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
+  return `SELECT 'pct' AS kind, toString(trunk_id) AS key, b AS pos, ${QUANTILES} AS v, 0 AS loss, ${NO_CODECS} AS codecs, ${NO_NAMES} AS names
+    FROM (SELECT trunk_id, b, bin, sum(n) AS n FROM (${wholeHoursBins(hourly, 'trunk_id, ', filter, table)} UNION ALL ${edges})
+      GROUP BY trunk_id, b, bin HAVING n > 0)
+    GROUP BY trunk_id, b`;
+}
+
+/*
+ * The overview's percentiles, whole-hours part: each bucket's p50/p95/p99 over its whole hours
+ * (kind 'pct'), and the bins (kind 'bin', pos the bin, v[0] its count) of the whole range (key '')
+ * and of the two buckets the range's partial edge hours may fall in (key the bucket's second:
+ * {e1_s}, {e2_s}), to which the handler adds the edges' own bins (overview-percentiles.ts).
+ */
+function wholeHoursPercentiles(hourly: boolean, filter: string, table: (name: AggregateName) => string) {
+  const perBin = `SELECT b, bin, sum(n) AS n FROM (${wholeHoursBins(hourly, '', filter, table)}) GROUP BY b, bin HAVING n > 0`;
+  return {
+    'latency percentiles per bucket (whole hours)': `SELECT 'pct' AS kind, 'bucket' AS key, b AS pos, ${QUANTILES} AS v, 0 AS loss,
+      ${NO_CODECS} AS codecs, ${NO_NAMES} AS names FROM (${perBin}) GROUP BY b`,
+    // Key '0' (another bucket's bins, from the (e, bin) set) is dropped by the handler.
+    'latency bins of the range and the edge buckets (whole hours)': branch(
+      "'bin'",
+      "if(grouping(e) = 0, toString(e), '')",
+      'bin',
+      { calls: 'toInt64(sum(n))' },
+      `FROM (SELECT if(b IN ({e1_s:UInt32}, {e2_s:UInt32}), b, 0) AS e, bin, n FROM (${perBin}))
+       GROUP BY GROUPING SETS ((bin), (e, bin))`,
+    ),
+  };
+}
+
+/**
+ * The overview in two statements, each a UNION ALL of branches by name (the benchmark times each
+ * one alone): what depends only on the whole hours of the range, which the handler keeps per
+ * account until the writer stores rows in one of those hours (overview-cache.ts), and what is
+ * read on every request: the raw rows of the partial edge hours, the rejections of the instant
+ * range and the trunk names.
+ */
+export function overviewStatements(
+  hourly: boolean,
+  withTrunk: boolean,
+): Record<'wholeHours' | 'edges', Record<string, string>> {
   // One trunk reads the trunk-level tables; a whole account their account-level rollups.
   const table = (name: AggregateName) => AGGREGATES[name][withTrunk ? 'perTrunk' : 'overTrunks'].name;
   const filter = trunkFilter(withTrunk);
   const bucket = hourly ? 'hour' : 'toStartOfDay(hour)';
-  return {
+  const wholeHours = {
     'totals and buckets (whole hours)': branch(
       `if(grouping(${bucket}) = 0, 'bucket', 'total')`,
       "''",
@@ -184,14 +218,14 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       { ...summed(STATS_SUMS), codecs: 'sumMap(codecs)' },
       `FROM ${table('stats_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter} GROUP BY GROUPING SETS ((), (${bucket}))`,
     ),
-    'per trunk (whole days + edge hours)': branch(
+    'per trunk (whole days + other whole hours)': branch(
       "'trunk'",
       'trunk_id',
       '0',
       summed(TRUNK_SUMS),
       `FROM ${daysAndHours(CALL_STATS_DAILY.name, CALL_STATS_HOURLY.name, `trunk_id, ${TRUNK_SUMS.join(', ')}`, withTrunk)} GROUP BY trunk_id`,
     ),
-    'latency percentiles (range and buckets)': percentilesBranch(hourly, filter, table),
+    ...wholeHoursPercentiles(hourly, filter, table),
     'failure classes and signalling (whole hours)': branch(
       "'class'",
       'failure_class',
@@ -214,7 +248,10 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
       summed(TALK_SUMS),
       `FROM ${table('talk_hourly')} WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${filter}`,
     ),
-    'raw edges (partial hours), six groupings': rawEdges(hourly, withTrunk),
+  };
+  const edges = {
+    'raw edges (partial hours), five groupings': rawEdges(hourly, withTrunk),
+    'latency bins of the raw edges (partial hours)': edgeBins(hourly, withTrunk),
     'rejections by reason and SIP code': branch(
       "'reason'",
       'reason',
@@ -224,7 +261,26 @@ export function overviewBranches(hourly: boolean, withTrunk: boolean): Record<st
     ),
     'trunk names': branch("'name'", 'trunk_id', '0', { names: '[name, provider]' }, `FROM (${TRUNK_DIMENSION_SQL})`),
   };
+  return { wholeHours, edges };
 }
+
+/** The raw edge rows' signed counts per (bucket, bin): kind 'bin', key the bucket's second, pos the bin. */
+function edgeBins(hourly: boolean, withTrunk: boolean): string {
+  const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
+  return branch(
+    "'bin'",
+    `toString(toUInt32(toUnixTimestamp(${bucket})))`,
+    'latency_bin',
+    { calls: 'sum(toInt64(sign))' },
+    `FROM ${CALL_RECORDS.name} WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${trunkFilter(withTrunk)} GROUP BY key, pos`,
+  );
+}
+
+export const overviewWholeHoursSql = (hourly: boolean, withTrunk: boolean): string =>
+  Object.values(overviewStatements(hourly, withTrunk).wholeHours).join('\nUNION ALL\n');
+
+export const overviewEdgesSql = (hourly: boolean, withTrunk: boolean): string =>
+  Object.values(overviewStatements(hourly, withTrunk).edges).join('\nUNION ALL\n');
 
 const IN_TRUNKS = 'AND trunk_id IN {trunks:Array(String)}';
 const SERIES_SUMS: SumColumn[] = ['calls', 'connected', 'latency_calls', 'total_latency_sum'];
@@ -254,11 +310,8 @@ export function trunkSeriesSql(hourly: boolean): string {
          WHERE ${RAW_EDGES} ${IN_TRUNKS} GROUP BY trunk_id, b)
      GROUP BY trunk_id, b`,
   );
-  return `${sums}\nUNION ALL\n${percentilesBranch(hourly, IN_TRUNKS, table, true)}`;
+  return `${sums}\nUNION ALL\n${trunkPercentilesBranch(hourly, IN_TRUNKS, table)}`;
 }
-
-export const overviewSql = (hourly: boolean, withTrunk: boolean): string =>
-  Object.values(overviewBranches(hourly, withTrunk)).join('\nUNION ALL\n');
 
 export interface AggregateRangeParams {
   h0_s: number;

@@ -20,3 +20,15 @@ export interface CallBatchObserver {
 }
 
 export const CALL_BATCH_OBSERVER = Symbol('CallBatchObserver');
+
+/**
+ * Told, after each INSERT into call_records (returned or failed) and before the requests whose
+ * rows it held are answered, which hours of which accounts it wrote rows into, cancel rows
+ * included (each hour by its first millisecond). Awaited: what depends on those hours (the
+ * overview's whole-hours copies on every instance) is dropped before the 200. Must not throw.
+ */
+export interface CallHoursWritten {
+  hoursWritten(hours: ReadonlyMap<string, readonly number[]>): Promise<void>;
+}
+
+export const CALL_HOURS_WRITTEN = Symbol('CallHoursWritten');

@@ -5,7 +5,7 @@ import type { ClusterServices } from '../../infrastructure/cluster/cluster.port'
 import { MutexTimeoutError, RedisMutex } from '../../infrastructure/cluster/redis.mutex';
 import { DomainError } from '../../shared/domain-error';
 import { callKey, previousVersions } from './call-record.previous';
-import { EnrichedCallRecord, rowOf } from './call-record.row';
+import { chDateTime, EnrichedCallRecord, isoFromChDateTime, rowOf } from './call-record.row';
 
 /**
  * A record with its version and its row, rendered as a JSONEachRow line when it was submitted. The
@@ -45,6 +45,11 @@ export interface WriterOptions {
    * version of a call and both insert a new one: the call would be listed twice.
    */
   serialize?: <T>(critical: () => Promise<T>) => Promise<T>;
+  /**
+   * Awaited after each INSERT (returned or failed) and before its requests are answered: the hours
+   * of each account it wrote rows into, cancel rows included (CALL_HOURS_WRITTEN). Must not throw.
+   */
+  hoursWritten?: (hours: ReadonlyMap<string, readonly number[]>) => Promise<void>;
 }
 
 const DEFAULTS: WriterOptions = {
@@ -161,15 +166,25 @@ export class CallRecordWriter {
   }
 
   private async write(batch: Submission[]): Promise<void> {
+    const touched = new HoursTouched();
     try {
       const latest = latestPerCall(batch.flatMap((s) => s.rows));
       const serialize = this.options.serialize ?? ((critical) => critical());
-      await serialize(() => this.replace(latest));
+      await serialize(() => this.replace(latest, touched));
+      await this.told(touched);
       for (const submission of batch) submission.resolve();
     } catch (error) {
+      // A failed INSERT may still have stored some of its parts: what depends on them is told too.
+      await this.told(touched);
       const refused = error instanceof MutexTimeoutError ? saturated() : error;
       for (const submission of batch) submission.reject(refused);
     }
+  }
+
+  private async told(touched: HoursTouched): Promise<void> {
+    if (!this.options.hoursWritten || touched.byAccount.size === 0) return;
+    const hours = touched.take();
+    await this.options.hoursWritten(hours).catch(() => undefined);
   }
 
   /**
@@ -178,7 +193,7 @@ export class CallRecordWriter {
    * raised above the published horizon first, so the feed's order (version) is the order of
    * storage even across instances whose clocks differ or a process restarted with its clock behind.
    */
-  private async replace(latest: PendingRow[]): Promise<void> {
+  private async replace(latest: PendingRow[], touched: HoursTouched): Promise<void> {
     const [previous, horizon] = await Promise.all([
       previousVersions(
         this.clickhouse,
@@ -191,6 +206,8 @@ export class CallRecordWriter {
     for (const row of latest) {
       const old = previous.get(keyOf(row.record));
       if (old) lines.push(jsonLine({ ...old, sign: -1 }));
+      if (old) touched.add(old.account_id, old.start_time);
+      touched.add(row.record.account_id, chDateTime(row.record.start_time));
       // Above the stored version even when another instance's clock runs ahead of ours, and above
       // every version the feed has already served.
       const floor = Math.max(old ? Number(old.version) + 1 : 0, horizon + 1);
@@ -207,6 +224,28 @@ export class CallRecordWriter {
   private nextVersion(): number {
     this.lastVersion = Math.max(this.lastVersion + 1, Date.now() * 1000);
     return this.lastVersion;
+  }
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The hours of each account an INSERT writes rows into, by their first millisecond. */
+class HoursTouched {
+  readonly byAccount = new Map<string, Set<number>>();
+
+  /** `startTime` as stored (DateTime64 text, UTC). */
+  add(accountId: string, startTime: string): void {
+    const hour = Math.floor(Date.parse(isoFromChDateTime(startTime)) / HOUR_MS) * HOUR_MS;
+    let hours = this.byAccount.get(accountId);
+    if (!hours) this.byAccount.set(accountId, (hours = new Set()));
+    hours.add(hour);
+  }
+
+  /** The hours so far, once: a later take() has nothing. */
+  take(): Map<string, number[]> {
+    const out = new Map([...this.byAccount].map(([account, hours]) => [account, [...hours]]));
+    this.byAccount.clear();
+    return out;
   }
 }
 

@@ -102,6 +102,7 @@ class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10_000) PROJECTION_BATCH_SIZE?: number;
   @IsOptional() @IsString() CONSOLE_DIR?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(50) @Max(86_400_000) CALL_STREAM_POLL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(3_600_000) OVERVIEW_CACHE_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600_000) CALL_STREAM_HEARTBEAT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(4096) @Max(256 * 1024 * 1024) CALL_STREAM_MAX_BUFFER_BYTES?: number;
 }
@@ -178,6 +179,8 @@ export interface AppConfig {
   consoleDir: string;
   /** The live call stream (docs/analytics.md "Calls as they happen"): read interval without a notice, heartbeat, buffer bound. */
   callStreamPollMs: number;
+  /** How long an instance trusts its copy of an overview's whole hours without hearing of a write to them; 0 = no copies. */
+  overviewCacheTtlMs: number;
   callStreamHeartbeatMs: number;
   callStreamMaxBufferBytes: number;
 }
@@ -267,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projectionBatchSize: parsed.PROJECTION_BATCH_SIZE ?? 2000,
     consoleDir: resolve(parsed.CONSOLE_DIR ?? builtConsoleDir()),
     callStreamPollMs: parsed.CALL_STREAM_POLL_MS ?? 1000,
+    overviewCacheTtlMs: parsed.OVERVIEW_CACHE_TTL_MS ?? 60_000,
     callStreamHeartbeatMs: parsed.CALL_STREAM_HEARTBEAT_MS ?? 15_000,
     callStreamMaxBufferBytes: parsed.CALL_STREAM_MAX_BUFFER_BYTES ?? 1024 * 1024,
   };
