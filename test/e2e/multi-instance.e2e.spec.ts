@@ -11,6 +11,7 @@ import { RedisTestContext, testRedisUrl } from '../support/redis';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { generateCalls } from '../../bench/lib/calls/call-generator';
 import { trunkBody } from '../support/trunk-requests';
+import { READ_MODEL_EVENT_TYPES } from '../../src/read-models/read-models.service';
 
 const ADMIN = `sk_live_${randomBytes(24)
   .toString('base64')
@@ -113,7 +114,13 @@ describe('three instances on one event store and one Redis', () => {
   }
   async function appliedAndStored(): Promise<[number, number]> {
     const applied = Number((await redis.hget(`${namespace}rm:projection-stats:read-models`, 'events')) ?? 0);
-    const stored = Number((await pg.query(`SELECT count(*) AS n FROM "${schema}".events`)).rows[0].n);
+    const stored = Number(
+      (
+        await pg.query(`SELECT count(*) AS n FROM "${schema}".events WHERE type = ANY ($1::text[])`, [
+          READ_MODEL_EVENT_TYPES,
+        ])
+      ).rows[0].n,
+    );
     return [applied, stored];
   }
 
