@@ -27,14 +27,18 @@ export abstract class CheckpointedFollower implements CatchUpFollower {
   private subscription: EventSubscription | null = null;
   protected checkpoint: GlobalPosition | null = null;
   private readonly waiters = new PositionWaiters();
+  private readonly typeSet: ReadonlySet<string> | null;
   readonly batchSize: number;
 
+  /** `types`: the event types it applies (null: all), read alone in a catch-up (catch-up.ts). */
   constructor(
     readonly name: string,
     readonly events: EventStore,
     batchSize?: number,
+    readonly types: readonly string[] | null = null,
   ) {
     this.batchSize = batchSize ?? CATCH_UP_BATCH_SIZE;
+    this.typeSet = types && new Set(types);
   }
 
   /** Where this follower stands, as its own store says (null: nothing applied). */
@@ -79,11 +83,17 @@ export abstract class CheckpointedFollower implements CatchUpFollower {
     return this.waiters.wait((p) => this.reached(p), position, timeoutMs);
   }
 
-  /** Applies a batch and its checkpoint: from the subscription, or a shared catch-up while stopped. */
-  async applyBatch(batch: StoredEvent[]): Promise<void> {
-    if (batch.length === 0) return;
-    const last = batch[batch.length - 1].position;
-    await this.commit(batch, last);
+  /**
+   * Applies a batch and its checkpoint: from the subscription (every type, up to its last event),
+   * or a shared catch-up while stopped (its types, up to `through`). Either way only the events
+   * of its types are committed, and the checkpoint moves past the others (whoever waits for one
+   * of them is released), so a rebuild and the live run apply (and count) the same events.
+   */
+  async applyBatch(batch: StoredEvent[], through?: GlobalPosition): Promise<void> {
+    const last = through ?? (batch.length > 0 ? batch[batch.length - 1].position : null);
+    if (last === null || (batch.length === 0 && this.reached(last))) return;
+    const types = this.typeSet;
+    await this.commit(types ? batch.filter((event) => types.has(event.type)) : batch, last);
     this.checkpoint = last;
     this.waiters.advance(last);
     this.committed(last);

@@ -22,8 +22,9 @@ export interface Startable {
 }
 
 /**
- * A hash in the read-model namespace whose `events` field counts every event applied, in the same
- * script as the writes: equal to the number of events in the store when each was applied once.
+ * A hash in the read-model namespace whose `events` field counts every event applied (of the
+ * runner's types: CheckpointedFollower.applyBatch), in the same script as the writes: equal to the
+ * number of events of those types in the store when each was applied once.
  */
 export const appliedKey = (name: string): string => `projection-stats:${name}`;
 

@@ -11,7 +11,8 @@ const CAPACITY = 4096;
  * - set() returns an op whose JSON is printed only when the op is written, so a record the batch
  *   overwrites again (compactOps drops the earlier op) is never printed;
  * - read() of a record this batch wrote is given the object it came from, without JSON;
- * - a record read from the store is parsed once while its text stays the same.
+ * - a record read from the store is parsed once while its text stays the same, and a record this
+ *   memo printed is known by its text already: the next batch reading it back parses nothing.
  * Only for projections that never mutate a record they read (they spread it into a new one).
  */
 export class RecordMemo<T> {
@@ -32,13 +33,18 @@ export class RecordMemo<T> {
     const known = this.parsed.get(key);
     if (known && known.raw === raw) return known.value;
     const value = this.codec.decode(raw)!;
-    if (this.parsed.size >= CAPACITY) this.parsed = new Map();
-    this.parsed.set(key, { raw, value });
+    this.remember(key, raw, value);
     return value;
   }
 
   set(key: string, view: T): WriteOp {
-    return new LazySet(key, view, this.codec);
+    return new LazySet(key, view, this.codec, this);
+  }
+
+  /** `raw` is the text of `value` (parsed from it, or printed from it for a write). */
+  remember(key: string, raw: string, value: T): void {
+    if (this.parsed.size >= CAPACITY) this.parsed = new Map();
+    this.parsed.set(key, { raw, value });
   }
 }
 
@@ -52,10 +58,15 @@ class LazySet<T> {
     /** The record itself, handed back to a later read of the same batch. */
     readonly view: T,
     readonly codec: ReadModelCodec<T>,
+    private readonly memo: RecordMemo<T>,
   ) {}
 
   get value(): string {
-    return (this.json ??= this.codec.encode(this.view));
+    if (this.json === undefined) {
+      this.json = this.codec.encode(this.view);
+      this.memo.remember(this.key, this.json, this.view);
+    }
+    return this.json;
   }
 
   /** What JSON.stringify(ops) (the fenced writer's script argument) sees: the plain op. */

@@ -42,6 +42,9 @@ export interface ProjectionRunnerOptions {
  * restart neither loses nor repeats an event's effect.
  */
 export class ProjectionRunner extends CheckpointedFollower {
+  /** The projections that apply each event type, in their order (projectionsFor). */
+  private readonly routes = new Map<string, Projection[]>();
+
   constructor(
     name: string,
     private readonly projections: Projection[],
@@ -49,7 +52,7 @@ export class ProjectionRunner extends CheckpointedFollower {
     events: EventStore,
     private readonly options: ProjectionRunnerOptions = {},
   ) {
-    super(name, events, options.batchSize);
+    super(name, events, options.batchSize, typesOfProjections(projections));
   }
 
   private get checkpointKey(): string {
@@ -105,7 +108,7 @@ export class ProjectionRunner extends CheckpointedFollower {
     await Promise.all(this.projections.map((projection) => projection.prefetch?.(batch, view)));
     const ops: WriteOp[] = [];
     for (const event of batch) {
-      for (const projection of this.projections) {
+      for (const projection of this.projectionsFor(event.type)) {
         const writes = await projection.apply(event, view);
         for (const write of writes) {
           view.record(write);
@@ -115,6 +118,22 @@ export class ProjectionRunner extends CheckpointedFollower {
     }
     return compactOps(ops);
   }
+
+  /** Those that name the type (or name none), in order: the others would return [] for it. */
+  private projectionsFor(type: string): Projection[] {
+    let route = this.routes.get(type);
+    if (!route) {
+      route = this.projections.filter((projection) => !projection.types || projection.types.includes(type));
+      this.routes.set(type, route);
+    }
+    return route;
+  }
+}
+
+/** The types a runner reads: those its projections name, or null (every type) if one names none. */
+function typesOfProjections(projections: readonly Projection[]): readonly string[] | null {
+  if (projections.some((projection) => !projection.types)) return null;
+  return [...new Set(projections.flatMap((projection) => projection.types!))];
 }
 
 /** A follower rebuilt with the read-model runners (the trunk dimension, in the rebuild benchmark). */

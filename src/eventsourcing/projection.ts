@@ -23,6 +23,11 @@ export interface Prefetcher {
  */
 export interface Projection {
   readonly name: string;
+  /**
+   * The event types apply turns into writes (from its event guard); it returns [] for every other.
+   * A runner whose projections all name theirs reads only those types from the store; absent: all.
+   */
+  readonly types?: readonly string[];
   apply(event: StoredEvent, view: ProjectionView): WriteOp[] | Promise<WriteOp[]>;
   /**
    * Called once per batch before apply: starts the batch's lookups together (the keys apply will

@@ -37,6 +37,19 @@ export function buildReadModelProjections(secrets: SecretReader, sipDomain: stri
   return [accountsProjection, apiKeysProjection, trunksProjection(secrets, sipDomain), exportsProjection];
 }
 
+/**
+ * The event types the read-model runner applies: what its catch-up reads from the store and what
+ * its projection-stats counter counts (appliedKey).
+ */
+export const READ_MODEL_EVENT_TYPES: readonly string[] = [
+  // Built only to list their types: nothing is applied, so nothing is decrypted.
+  ...new Set(
+    buildReadModelProjections({ decrypt: () => Promise.reject(new Error('not applied')) }, '').flatMap(
+      (projection) => projection.types ?? [],
+    ),
+  ),
+];
+
 const READ_MODELS = 'read-models';
 
 /** The gate's record store and its invalidations (gate-records.ts), provided by ReadModelsModule. */

@@ -8,6 +8,7 @@ import type { ServiceProcess } from '../support/service-process';
 import { SharedStores } from '../support/shared-stores';
 import { generateCalls } from '../../bench/lib/calls/call-generator';
 import { trunkBody } from '../support/trunk-requests';
+import { READ_MODEL_EVENT_TYPES } from '../../src/read-models/read-models.service';
 
 const LIMIT = 40;
 
@@ -88,7 +89,13 @@ describe('three instances on one event store and one Redis', () => {
   }
   async function appliedAndStored(): Promise<[number, number]> {
     const applied = Number((await redis.hget(`${namespace}rm:projection-stats:read-models`, 'events')) ?? 0);
-    const stored = Number((await pg.query(`SELECT count(*) AS n FROM "${schema}".events`)).rows[0].n);
+    const stored = Number(
+      (
+        await pg.query(`SELECT count(*) AS n FROM "${schema}".events WHERE type = ANY ($1::text[])`, [
+          READ_MODEL_EVENT_TYPES,
+        ])
+      ).rows[0].n,
+    );
     return [applied, stored];
   }
 

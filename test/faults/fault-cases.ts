@@ -1,6 +1,7 @@
 import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { EVENT_SCHEMA, type FaultEnvironment } from './fault-env';
 import type { FaultSpec, Injected } from './fault-case';
+import { READ_MODEL_EVENT_TYPES } from '../../src/read-models/read-models.service';
 
 export const OUTAGE_MS = 3000;
 /** PROJECTION_BATCH_SIZE of the replay case: the few hundred events of a run span many batches. */
@@ -52,8 +53,10 @@ async function checkpointOrNull(env: FaultEnvironment): Promise<string | null> {
 async function killDuringReplay(env: FaultEnvironment): Promise<Injected> {
   const from = Date.now();
   await env.redis.kill();
+  // Of the types the runner applies and counts (name reservations are passed over).
   const [{ events }] = await env.postgres.query<{ events: string }>(
-    `SELECT count(*) AS events FROM ${EVENT_SCHEMA}.events`,
+    `SELECT count(*) AS events FROM ${EVENT_SCHEMA}.events WHERE type = ANY ($1::text[])`,
+    [READ_MODEL_EVENT_TYPES],
   );
   await env.redis.up();
   const started = Date.now();

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createEventStore } from '../../src/infrastructure/event-store/event-store.factory';
-import { EventStore, NewEvent } from '../../src/infrastructure/event-store/event-store.port';
+import {
+  encodePosition,
+  EventStore,
+  GlobalPosition,
+  NewEvent,
+  ReadAllOptions,
+} from '../../src/infrastructure/event-store/event-store.port';
+import { catchUpTogether } from '../../src/eventsourcing/catch-up';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.read-model-store';
 import { ProjectionRunner, ProjectionRunnerOptions } from '../../src/eventsourcing/projection-runner';
 import { buildReadModelProjections } from '../../src/read-models/read-models.service';
@@ -199,5 +207,70 @@ describe('projection runner (PGlite event store, Redis read models)', () => {
     const runner = runnerOn(namespace);
     const far = { hi: 2n ** 62n, lo: 0n };
     expect(await runner.waitFor(far, 50)).toBe(false);
+  });
+
+  describe('reading only the event types its projections apply', () => {
+    let store: EventStore;
+    let dir: string;
+    const reads: { options: ReadAllOptions; returned: number }[] = [];
+    let counted: EventStore;
+    /** A type no projection of the read models applies (as the name reservations). */
+    const skipped = (n: number): NewEvent => ({ id: randomUUID(), type: 'ContractNoteRecorded', data: { n } });
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'trunkline-proj-types-'));
+      store = await createEventStore({ dataDir: dir });
+      counted = Object.assign(Object.create(store) as EventStore, {
+        readAll: async (options: ReadAllOptions) => {
+          const read = await store.readAll(options);
+          reads.push({ options, returned: read.length });
+          return read;
+        },
+      });
+    });
+
+    afterAll(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('moves its checkpoint past events of other types, releases their waiters and never reads them again', async () => {
+      await store.append('account-acct_t1', [accountCreated('acct_t1', '2026-01-01T00:00:00.000Z')], 'no_stream');
+      await store.append('notes-1', [skipped(1), skipped(2)], 'no_stream');
+      await store.append('account-acct_t2', [accountCreated('acct_t2', '2026-01-02T00:00:00.000Z')], 'no_stream');
+      const skippedPositions: GlobalPosition[] = [];
+      for (let n = 3; n < 6; n++) skippedPositions.push((await store.append('notes-1', [skipped(n)], n - 2)).position);
+      const last = skippedPositions[skippedPositions.length - 1];
+      const namespace = redisContext.namespace();
+      const runnerOnStore = () =>
+        new ProjectionRunner(
+          'read-models',
+          buildReadModelProjections({ decrypt: async () => 'pw' }, 'sip.test'),
+          new RedisReadModelStore(redis, namespace),
+          counted,
+          { batchSize: 2 },
+        );
+      const runner = runnerOnStore();
+      const waiting = runner.waitFor(skippedPositions[0], SETTLE_DEADLINE_MS);
+
+      await catchUpTogether(counted, [runner], 2);
+
+      // The store filtered: no event of another type came back, and the pages said which types.
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every(({ options }) => options.types?.includes('AccountCreated'))).toBe(true);
+      expect(reads.some(({ options }) => options.types?.includes('ContractNoteRecorded'))).toBe(false);
+      expect(reads.reduce((sum, read) => sum + read.returned, 0)).toBe(2);
+      expect(await redis.zcard(`${namespace}accounts`)).toBe(2);
+      // The checkpoint stands after the last event of the store, one the runner never saw.
+      expect(await redis.get(`${namespace}checkpoint:read-models`)).toBe(encodePosition(last));
+      expect(await waiting).toBe(true);
+      expect(await runner.waitFor(last, SETTLE_DEADLINE_MS)).toBe(true);
+
+      reads.length = 0;
+      const restarted = runnerOnStore();
+      await catchUpTogether(counted, [restarted], 2);
+      expect(reads.reduce((sum, read) => sum + read.returned, 0)).toBe(0);
+      expect(await restarted.waitFor(last, SETTLE_DEADLINE_MS)).toBe(true);
+    });
   });
 });

@@ -34,6 +34,9 @@ export class ScriptedFeed implements EventStore {
   async readAll(): Promise<StoredEvent[]> {
     return [];
   }
+  async lastPosition(): Promise<null> {
+    return null;
+  }
   async readStream(): Promise<StoredEvent[]> {
     return [];
   }

@@ -11,6 +11,7 @@ export const accountKeys = {
 
 export const accountsProjection: Projection = {
   name: 'accounts',
+  types: isAccountEvent.types,
   apply(event: StoredEvent): WriteOp[] {
     if (!isAccountEvent(event)) return [];
     switch (event.type) {

@@ -15,6 +15,7 @@ export const apiKeyKeys = {
 
 export const apiKeysProjection: Projection = {
   name: 'api-keys',
+  types: isApiKeyEvent.types,
   apply(event: StoredEvent): WriteOp[] {
     if (!isApiKeyEvent(event)) return [];
     switch (event.type) {

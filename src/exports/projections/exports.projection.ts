@@ -7,6 +7,7 @@ import { ExportView, exportKeys, exportViewCodec } from './export-views';
 /** Export jobs: the view, the runner's queue of open jobs and the retention sweep's queue. */
 export const exportsProjection: Projection = {
   name: 'exports',
+  types: isExportEvent.types,
   async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
     if (!isExportEvent(event)) return [];
     const id = event.data.export_id;

@@ -107,7 +107,14 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Read events strictly after this position; null reads from the start. */
   after: GlobalPosition | null;
+  /** The most events returned (with `types`: of those types). */
   maxCount: number;
+  /**
+   * Only events of these types, filtered by the store (the others are neither sent nor parsed);
+   * absent: every type. A reader that keeps a checkpoint learns how far the store looked from
+   * lastPosition() taken before the read (catch-up.ts, readTypesPage).
+   */
+  types?: readonly string[];
 }
 
 export interface SubscribeOptions {
@@ -135,6 +142,11 @@ export interface EventStore {
    * that order may still become visible (the commit-order trap of sequences).
    */
   readAll(options: ReadAllOptions): Promise<StoredEvent[]>;
+  /**
+   * The position of the last event, of any type, that readAll would return now (null: none yet).
+   * Every event at or before it is visible to any readAll that starts afterwards.
+   */
+  lastPosition(): Promise<GlobalPosition | null>;
   /** Follows readAll from a checkpoint, waking promptly on new appends. */
   subscribe(options: SubscribeOptions, handler: BatchHandler): EventSubscription;
   ping(): Promise<void>;

@@ -61,7 +61,7 @@ export class TrunkDimensionProjector extends CheckpointedFollower implements Reb
     private readonly clickhouse: ClickHouseExecutor,
     private readonly options: TrunkDimensionOptions = {},
   ) {
-    super(NAME, events, options.batchSize);
+    super(NAME, events, options.batchSize, DIMENSION_TYPES);
   }
 
   /** The checkpoint row in ClickHouse. */
@@ -118,6 +118,9 @@ export class TrunkDimensionProjector extends CheckpointedFollower implements Reb
     return new Map(rows.map((r) => [r.trunk_id, { ...r, version: Number(r.version), deleted: Number(r.deleted) }]));
   }
 }
+
+/** The event types that can change a row (changesDimension): a catch-up reads only these. */
+const DIMENSION_TYPES: readonly string[] = ['TrunkCreated', 'TrunkUpdated', 'TrunkDeleted'];
 
 /** Only creations, renames and deletions change a trunk's row (a new prompt or password does not). */
 export function changesDimension(event: StoredEvent | { type: string; data: unknown }): boolean {

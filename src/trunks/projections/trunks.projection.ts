@@ -59,6 +59,7 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
 
   return {
     name: 'trunks',
+    types: isTrunkEvent.types,
     async prefetch(events: readonly StoredEvent[], reader: Prefetcher): Promise<void> {
       const trunkEvents = events.filter(isTrunkEvent);
       for (const e of trunkEvents)

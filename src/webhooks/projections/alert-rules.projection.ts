@@ -7,6 +7,7 @@ import { AlertRuleView, alertRuleViewCodec, webhookKeys } from './webhook-views'
 /** Rule views per account, and the list of every rule the evaluator walks. */
 export const alertRulesProjection: Projection = {
   name: 'alert-rules',
+  types: isAlertRuleEvent.types,
   async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
     if (!isAlertRuleEvent(event)) return [];
     switch (event.type) {

@@ -5,7 +5,7 @@ import { subscribes } from '../domain/webhook-event-types';
 import { Prefetcher, Projection, ProjectionView } from '../../eventsourcing/projection';
 import { deliveryIdOf } from '../domain/deterministic-id';
 import { recordOutcome } from './webhook-delivery-outcome';
-import { payloadOf, sourceAccountOf, WebhookEvent, webhookEventsOf } from './webhook-events';
+import { isSourceEvent, payloadOf, sourceAccountOf, WebhookEvent, webhookEventsOf } from './webhook-events';
 import { DeliveryView, deliveryViewCodec, Subscription, subscriptionsCodec, webhookKeys } from './webhook-views';
 
 /**
@@ -17,6 +17,8 @@ import { DeliveryView, deliveryViewCodec, Subscription, subscriptionsCodec, webh
  */
 export const webhookDeliveriesProjection: Projection = {
   name: 'webhook-deliveries',
+  // Outcomes of its own deliveries, and the source events that become webhook events.
+  types: [...isWebhookDeliveryEvent.types, ...isSourceEvent.types],
   async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
     if (isWebhookDeliveryEvent(stored)) return recordOutcome(view, stored);
     const subscriptions = await subscriptionsOf(view, sourceAccountOf(stored));

@@ -12,6 +12,7 @@ import { EndpointView, endpointViewCodec, Subscription, subscriptionsCodec, webh
  */
 export const webhookEndpointsProjection: Projection = {
   name: 'webhook-endpoints',
+  types: isWebhookEndpointEvent.types,
   async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
     if (!isWebhookEndpointEvent(event)) return [];
     switch (event.type) {

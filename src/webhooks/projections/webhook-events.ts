@@ -20,7 +20,7 @@ export interface WebhookEvent {
 }
 
 /** The stored events that stand for webhook events. */
-const isSourceEvent = eventGuard<
+export const isSourceEvent = eventGuard<
   TrunkEvent | AlertTriggered | AlertResolved | CallsCompleted | WebhookEndpointPinged | ExportCompleted
 >({
   TrunkCreated: true,

@@ -1,3 +1,4 @@
+import { comparePositions } from '../../../src/infrastructure/event-store/event-store.port';
 import { CASE, type CaseRegistrar, type ContractContext } from './cases';
 import {
   Follower,
@@ -92,6 +93,39 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
     expect(await store.readAll({ after: read[5].position, maxCount: 10 })).toEqual([]);
   });
 
+  test(CASE.readAllTypes, async () => {
+    const store = ctx.store();
+    const head = await headPosition(store);
+    const prefix = newPrefix('types');
+    // Types no other case writes; the dot and plus must match themselves (a regex-based filter).
+    const [wanted, other, third] = ['Wanted', 'Other', 'Third.v+1'].map((t) => `${t}_${prefix.slice(-8)}`);
+    const [w1, o1, w2, o2, t1, w3] = [wanted, other, wanted, other, third, wanted].map((type) => newEvent({ type }));
+    await store.append(`${prefix}-a`, [w1, o1, w2], 'no_stream');
+    await store.append(`${prefix}-b`, [o2, t1], 'no_stream');
+    const { position } = await store.append(`${prefix}-a`, [w3], 2);
+    const types = [wanted, third];
+    const first = await store.readAll({ after: head, maxCount: 2, types });
+    expect(ids(first)).toEqual(ids([w1, w2]));
+    const rest = await store.readAll({ after: first[1].position, maxCount: 10, types });
+    expect(ids(rest)).toEqual(ids([t1, w3]));
+    expect(isStrictlyIncreasing([...first, ...rest].map((e) => e.position))).toBe(true);
+    expect(rest[1].position).toEqual(position);
+    expect(rest[1]).toMatchObject({ type: wanted, streamId: `${prefix}-a`, revision: 3, data: w3.data });
+    expect(ids(await store.readAll({ after: head, maxCount: 10, types: [other] }))).toEqual(ids([o1, o2]));
+    expect(ids(await store.readAll({ after: head, maxCount: 10, types: ['Wanted'] }))).toEqual([]);
+    expect(await store.readAll({ after: head, maxCount: 10, types: [] })).toEqual([]);
+    expect(await store.readAll({ after: position, maxCount: 10, types })).toEqual([]);
+  });
+
+  test(CASE.lastPosition, async () => {
+    const store = ctx.store();
+    const { position } = await store.append(newPrefix('last'), newEvents(2), 'no_stream');
+    const last = await store.lastPosition();
+    expect(last).not.toBeNull();
+    expect(comparePositions(last!, position)).toBeGreaterThanOrEqual(0);
+    expect(await store.readAll({ after: last, maxCount: 10 })).toEqual([]);
+  });
+
   test(CASE.lateCommit, async () => {
     const hold = ctx.options.holdOpenAppend;
     if (!hold)
@@ -104,10 +138,13 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
     const held = await hold(`${prefix}-early`, early);
     let committed = false;
     try {
-      const late = newEvent();
-      await store.append(`${prefix}-late`, [late], 'no_stream');
+      const late = newEvent({ type: `Late_${prefix.slice(-8)}` });
+      const { position } = await store.append(`${prefix}-late`, [late], 'no_stream');
       // The late event is committed, but the early one (ordered before it) can still commit.
       expect(await readAllOf(store, head, prefix)).toEqual([]);
+      expect(await store.readAll({ after: head, maxCount: 10, types: [late.type] })).toEqual([]);
+      const last = await store.lastPosition();
+      expect(last === null || comparePositions(last, position) < 0).toBe(true);
       await sleep(300);
       expect(follower.events).toEqual([]);
       await held.commit();
@@ -115,6 +152,7 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
       await follower.waitForCount(2);
       expect(ids(follower.events)).toEqual([early.id, late.id]);
       expect(ids(await readAllOf(store, head, prefix))).toEqual([early.id, late.id]);
+      expect(ids(await store.readAll({ after: head, maxCount: 10, types: [late.type] }))).toEqual([late.id]);
     } finally {
       if (!committed) await held.commit(); // an open transaction would block the schema's teardown
       await follower.stop();

@@ -92,6 +92,23 @@ describe('RecordMemo', () => {
     expect(JSON.parse(JSON.stringify(write))).toEqual({ op: 'set', key: 'r', value: '{"name":"first"}' });
   });
 
+  it('reads back in the next batch the record it wrote, without parsing its text again', async () => {
+    const store = new MemoryReadModelStore();
+    const record = { name: 'written' };
+    const write = memo.set('w', record);
+    await store.write([write]);
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      expect(await memo.read(new BatchView(store), 'w')).toBe(record);
+      expect(parse).not.toHaveBeenCalled();
+      // Another writer's text is parsed (and checked) as usual.
+      await store.write([{ op: 'set', key: 'w', value: '{"name":"other"}' }]);
+      expect(await memo.read(new BatchView(store), 'w')).toEqual({ name: 'other' });
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('still refuses a stored record that is not of its shape', async () => {
     const store = new MemoryReadModelStore();
     await store.write([{ op: 'set', key: 'bad', value: '{"name":1}' }]);

@@ -36,6 +36,7 @@ import {
   toStoreError,
 } from './eventstoredb.mapping';
 import { EventStoreDbSubscription } from './eventstoredb.subscription';
+import { readAllOfTypes } from './eventstoredb.filtered-read';
 
 /** Any stream name works for a liveness probe; reading a missing stream is the cheapest call. */
 const PING_STREAM = 'trunkline-ping';
@@ -159,6 +160,7 @@ export class EventStoreDbEventStore implements EventStore {
    * maxCount, so this pages until it has maxCount of ours or reaches the end.
    */
   async readAll(options: ReadAllOptions): Promise<StoredEvent[]> {
+    if (options.types) return this.readAllOfTypes(options.after, options.maxCount, options.types);
     const events: StoredEvent[] = [];
     let cursor: GlobalPosition | null = options.after;
     try {
@@ -183,6 +185,32 @@ export class EventStoreDbEventStore implements EventStore {
         if (seen < pageSize) break;
       }
       return events;
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  /** Filtered by the server, up to the head as it was before the read (eventstoredb.filtered-read.ts). */
+  private async readAllOfTypes(
+    after: GlobalPosition | null,
+    maxCount: number,
+    types: readonly string[],
+  ): Promise<StoredEvent[]> {
+    const head = await this.lastPosition();
+    if (maxCount <= 0 || head === null || (after && comparePositions(after, head) >= 0)) return [];
+    try {
+      return await readAllOfTypes(this.client, after, maxCount, types, head);
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  /** The last event of $all, system events included: a position readAll may start after. */
+  async lastPosition(): Promise<GlobalPosition | null> {
+    try {
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }))
+        if (resolved.event) return toGlobalPosition(resolved.event.position);
+      return null;
     } catch (error) {
       throw toStoreError(error);
     }

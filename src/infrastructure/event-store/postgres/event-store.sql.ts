@@ -206,6 +206,31 @@ export const readAll = statement<{ afterTransaction: string; afterPosition: stri
 );
 
 /**
+ * readAll keeping only some event types. The plan stays the ordered scan of the primary key with
+ * the type as a filter: an index on type could not give several types back in position order
+ * without sorting every matching event after the position, on each page of a rebuild.
+ */
+export const readAllOfTypes = statement<
+  { afterTransaction: string; afterPosition: string; maxCount: number; types: readonly string[] },
+  EventRow
+>(
+  `SELECT ${EVENT_COLUMNS} FROM events
+    WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      AND type = ANY ($4::text[])
+    ORDER BY events.transaction_id, events.global_position LIMIT $3`,
+  (p) => [p.afterTransaction, p.afterPosition, p.maxCount, p.types],
+);
+
+/** The last position readAll would hand out now, whatever its type. */
+export const lastPosition = statement<Record<string, never>, { transaction_id: string; global_position: string }>(
+  `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM events
+    WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`,
+  () => [],
+);
+
+/**
  * Whether events past a position exist that readAll did not hand out: appended by a transaction
  * that committed while an older one, anywhere in the cluster, is still in flight (readAll reads
  * only below the snapshot's xmin so that it never skips a position). A subscription woken by such

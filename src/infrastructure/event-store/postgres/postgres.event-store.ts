@@ -128,7 +128,15 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions): Promise<StoredEvent[]> {
     const after = options.after ? afterParams(options.after) : START;
-    return (await this.run(sql.readAll, { ...after, maxCount: options.maxCount })).map(toStoredEvent);
+    const rows = options.types
+      ? await this.run(sql.readAllOfTypes, { ...after, maxCount: options.maxCount, types: options.types })
+      : await this.run(sql.readAll, { ...after, maxCount: options.maxCount });
+    return rows.map(toStoredEvent);
+  }
+
+  async lastPosition(): Promise<GlobalPosition | null> {
+    const [row] = await this.run(sql.lastPosition, {});
+    return row ? { hi: BigInt(row.transaction_id), lo: BigInt(row.global_position) } : null;
   }
 
   subscribe(options: SubscribeOptions, handler: BatchHandler): EventSubscription {
