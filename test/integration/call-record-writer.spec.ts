@@ -10,6 +10,7 @@ import {
 import { type EnrichedCallRecord, isoFromChDateTime, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { validateCallRecord } from '../../src/calls/ingestion/call-record.validation';
 import { CallRecordWriter } from '../../src/calls/ingestion/call-record.writer';
+import { readCallLine } from '../../src/calls/ingestion/call-line.reader';
 import { DomainError } from '../../src/shared/domain-error';
 
 /**
@@ -51,6 +52,29 @@ function record(accountId: string, id: string, fields: Record<string, unknown> =
   return { ...verdict.record, account_id: accountId, provider: 'openai' };
 }
 
+/** A request's record with two turns (one with every optional field) and a metrics object. */
+const lineFields = () => ({
+  id: 'call_token',
+  trunk_id: 'conn_writer',
+  from: '+14155550100',
+  to: '+14155550199',
+  status: 'connected',
+  start_time: '2026-11-21T09:00:00.000Z',
+  end_time: '2026-11-21T09:01:00.000Z',
+  metrics: { carrier_lag_ms: 10 },
+  turns: [
+    { turn_number: 1, speaker: 'caller', duration_ms: 900 },
+    {
+      turn_number: 2,
+      speaker: 'agent',
+      duration_ms: 1200,
+      processing_time_ms: 300,
+      interrupted: true,
+      start_offset_ms: 950,
+    },
+  ],
+});
+
 const stored = (accountId: string) =>
   clickhouse.query<Record<string, unknown>>(
     'SELECT * EXCEPT (version, ingested_at) FROM call_records FINAL WHERE account_id = {a:String} ORDER BY call_id',
@@ -77,6 +101,30 @@ describe('CallRecordWriter on embedded chDB', () => {
       };
     });
     expect(await stored(accountId)).toEqual(expect.arrayContaining(expected.map((e) => expect.objectContaining(e))));
+  });
+
+  it('stores a SIP trace kept as its request token, and turns sent as an array, as the text rowOf gives', async () => {
+    const accountId = nextAccount();
+    const trace = 'INVITE sip:x SIP/2.0\r\nFrom: "A \\ ü 😀" <sip:a@b>\r\nX: a/b\t\b\f\r\n';
+    const line = Buffer.from(JSON.stringify({ ...lineFields(), sip_trace: trace }).replace('a/b', 'a\\/b'));
+    const read = readCallLine(line);
+    expect(read.sipTrace).toBeDefined();
+    const verdict = validateCallRecord(read.value);
+    if (!verdict.ok) throw new Error(verdict.message);
+    const viaToken: EnrichedCallRecord = {
+      ...verdict.record,
+      sip_trace: read.sipTrace!,
+      account_id: accountId,
+      provider: 'openai',
+    };
+    await new CallRecordWriter(clickhouse).submit([viaToken]);
+    const rows = await clickhouse.query<{ sip_trace: string; turns: string }>(
+      'SELECT sip_trace, turns FROM call_records FINAL WHERE account_id = {a:String}',
+      { a: accountId },
+    );
+    const expected = rowOf(viaToken, 1, new Date());
+    expect(expected.sip_trace).toBe(trace);
+    expect(rows).toEqual([{ sip_trace: expected.sip_trace, turns: expected.turns }]);
   });
 
   it('cancels the stored version of a re-sent call, and the last of one batch wins', async () => {

@@ -13,6 +13,7 @@ import { EnrichedCallRecord } from './call-record.row';
 import { validateCallRecord } from './call-record.validation';
 import { CallRecordWriter } from './call-record.writer';
 import { recordLines } from '../../platform/http/ndjson.parser';
+import { type CallLine, readCallLine } from './call-line.reader';
 
 export interface Rejection {
   index: number;
@@ -42,7 +43,7 @@ export class CallIngestion {
 
   /** `accountId` null: a gateway key, whose records each belong to their trunk's account. */
   async ingest(accountId: string | null, body: unknown): Promise<IngestResult> {
-    const lines = recordLines(body, 'calls');
+    const lines: CallLine[] = recordLines(body, 'calls', readCallLine);
     const rejected: Rejection[] = [];
     const valid: {
       index: number;
@@ -55,6 +56,8 @@ export class CallIngestion {
       const verdict = validateCallRecord(line.value);
       if (!verdict.ok)
         return rejected.push({ index, id: idOf(line.value), code: verdict.code, message: verdict.message });
+      // A SIP trace the reader kept as its token (checked valid there) goes to the row as it came.
+      if (line.sipTrace) verdict.record.sip_trace = line.sipTrace;
       valid.push({ index, record: null, verdict });
     });
     const trunkIds = valid.map((v) => (v.verdict.ok ? v.verdict.record.trunk_id : ''));

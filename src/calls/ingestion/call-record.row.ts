@@ -2,6 +2,7 @@ import { CALL_RECORDS, type Expect, type HasColumnsOf } from '../../infrastructu
 import { CallRecord, codecGroup, latencyBin } from './call-record';
 import { NO_SIGNALLING } from './call-signalling';
 import { e164Of } from './caller';
+import { textOf } from './json-string-token';
 import { CallListRow } from '../contracts/call-list-item';
 
 /** A validated record with what ingestion adds from the trunk read model. */
@@ -73,6 +74,19 @@ export function totalLatency(
 }
 
 export function rowOf(record: EnrichedCallRecord, version: number, now: Date): CallRow {
+  return {
+    ...rowFields(record, version, now),
+    turns: JSON.stringify(record.turns),
+    sip_trace: textOf(record.sip_trace) ?? '',
+  };
+}
+
+/** Every column of the row but the two large texts, which the writer renders on their own (call-record.line.ts). */
+export function rowFields(
+  record: EnrichedCallRecord,
+  version: number,
+  now: Date,
+): Omit<CallRow, 'turns' | 'sip_trace'> {
   const total = totalLatency(record);
   const signalling = record.signalling ?? NO_SIGNALLING;
   const at = (date: Date | null) => (date ? chDateTime(date) : null);
@@ -100,8 +114,6 @@ export function rowOf(record: EnrichedCallRecord, version: number, now: Date): C
     codec_used: record.codec_used ?? '',
     codec_group: codecGroup(record.codec_used),
     disconnect_reason: record.disconnect_reason ?? '',
-    turns: JSON.stringify(record.turns),
-    sip_trace: record.sip_trace ?? '',
     ingested_at: chDateTime(now),
     from_e164: e164Of(record.from) ?? '',
     to_e164: e164Of(record.to) ?? '',

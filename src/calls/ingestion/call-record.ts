@@ -1,4 +1,5 @@
 import type { CallSignalling } from './call-signalling';
+import type { MaybeToken } from './json-string-token';
 
 /** A call record as ingestion accepts it, after validation (detail form of api.md + direction). */
 export interface CallRecord {
@@ -19,7 +20,8 @@ export interface CallRecord {
   codec_used: string | null;
   disconnect_reason: string | null;
   turns: Turn[];
-  sip_trace: string | null;
+  /** As validated, or still its JSON token from the request (call-line.reader.ts): `textOf` reads either. */
+  sip_trace: MaybeToken;
   /** ITU-T G.107 E-model MOS (1-4.5, two decimals), from a media server; null when not measured. */
   mos: number | null;
   /** Whether the agent answered (see talkOf). */

@@ -5,7 +5,8 @@ import type { ClusterServices } from '../../infrastructure/cluster/cluster.port'
 import { MutexTimeoutError, RedisMutex } from '../../infrastructure/cluster/redis.mutex';
 import { DomainError } from '../../shared/domain-error';
 import { callKey, previousVersions } from './call-record.previous';
-import { chDateTime, EnrichedCallRecord, isoFromChDateTime, rowOf } from './call-record.row';
+import { rowLine } from './call-record.line';
+import { chDateTime, EnrichedCallRecord, isoFromChDateTime } from './call-record.row';
 
 /**
  * A record with its version and its row, rendered as a JSONEachRow line when it was submitted. The
@@ -111,7 +112,7 @@ export class CallRecordWriter {
     const now = new Date();
     return records.map((record) => {
       const version = this.nextVersion();
-      return { record, version, line: jsonLine(rowOf(record, version, now)) };
+      return { record, version, line: rowLine(record, version, now) };
     });
   }
 
@@ -212,7 +213,7 @@ export class CallRecordWriter {
       // every version the feed has already served.
       const floor = Math.max(old ? Number(old.version) + 1 : 0, horizon + 1);
       const version = Math.max(floor, row.version);
-      lines.push(version > row.version ? jsonLine(rowOf(row.record, version, new Date())) : row.line);
+      lines.push(version > row.version ? rowLine(row.record, version, new Date()) : row.line);
       highest = Math.max(highest, version);
     }
     await this.clickhouse.insertJsonEachRow(CALL_RECORDS.name, Buffer.concat(lines));
@@ -268,7 +269,7 @@ function latestPerCall(rows: PendingRow[]): PendingRow[] {
   return [...last.values()];
 }
 
-/** One row as a JSONEachRow line, written straight into its Buffer (no second string with the newline). */
+/** A stored row (a cancel row) as a JSONEachRow line, written straight into its Buffer. */
 function jsonLine(row: object): Buffer {
   const json = stringifyRow(row);
   const line = Buffer.allocUnsafe(Buffer.byteLength(json) + 1);

@@ -9,6 +9,8 @@ export const EXECUTOR_SETTINGS = {
   date_time_input_format: 'best_effort',
   date_time_output_format: 'iso',
   input_format_skip_unknown_fields: 0,
+  // A JSON array given for a String column is stored as its text (call ingestion sends `turns` so).
+  input_format_json_read_arrays_as_strings: 1,
 } as const;
 
 /** Both adapters' statement time limit: past it ClickHouse stops the query (TIMEOUT_EXCEEDED). */

@@ -10,21 +10,24 @@ export interface NdjsonLine {
   error?: string;
 }
 
+/** An NDJSON body as its lines' bytes, each parsed by the route that takes it (`recordLines`, or its own reader). */
 export class NdjsonBody {
-  constructor(readonly lines: NdjsonLine[]) {}
+  constructor(readonly lines: Buffer[]) {}
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Parses NDJSON as the bytes arrive, line by line: a bad line becomes a rejected record, not a
- * failed request; more than 10,000 records or 16 MiB stops reading at once with 413.
+ * Splits NDJSON into lines as the bytes arrive: a bad line becomes a rejected record, not a
+ * failed request; more than 10,000 records or 16 MiB stops reading at once with 413. Lines stay
+ * bytes (views of the received chunks) until the route reads them: call ingestion parses most of
+ * a record without decoding its SIP trace (call-line.reader.ts).
  */
 export function registerNdjsonParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser(
     'application/x-ndjson',
     (request: FastifyRequest, payload: NodeJS.ReadableStream, done) => {
-      const lines: NdjsonLine[] = [];
+      const lines: Buffer[] = [];
       let pending: Buffer = Buffer.alloc(0);
       let bytes = 0;
       let finished = false;
@@ -41,7 +44,7 @@ export function registerNdjsonParser(fastify: FastifyInstance): void {
         if (line.length === 0 || (line.length === 1 && line[0] === 0x0d)) return;
         if (lines.length >= MAX_RECORDS_PER_REQUEST)
           throw new DomainError('payload_too_large', `At most ${MAX_RECORDS_PER_REQUEST} records per request`);
-        lines.push(parseLine(line));
+        lines.push(line);
       };
       payload.on('data', (chunk: Buffer) => {
         if (finished) return;
@@ -63,7 +66,7 @@ export function registerNdjsonParser(fastify: FastifyInstance): void {
       payload.on('end', () => {
         try {
           take(pending);
-          finish(lines.length > 0 && lines.every((line) => line.error !== undefined) ? unreadable() : null);
+          finish(lines.length > 0 && !lines.some((line) => parseLine(line).error === undefined) ? unreadable() : null);
         } catch (error) {
           finish(error as Error);
         }
@@ -87,7 +90,8 @@ function unreadable(): DomainError {
   );
 }
 
-function parseLine(line: Buffer): NdjsonLine {
+/** One line as JSON, or why it is not: the `invalid_json` message of a rejected record. */
+export function parseLine(line: Buffer): NdjsonLine {
   let text: string;
   try {
     text = utf8.decode(line);
@@ -105,8 +109,12 @@ function parseLine(line: Buffer): NdjsonLine {
  * The records of an ingestion body: NDJSON lines as parsed, or a JSON array, or an object with
  * the array under `listKey` (`{"calls": [...]}`), each line judged on its own afterwards.
  */
-export function recordLines(body: unknown, listKey: string): NdjsonLine[] {
-  if (body instanceof NdjsonBody) return body.lines;
+export function recordLines(
+  body: unknown,
+  listKey: string,
+  read: (line: Buffer) => NdjsonLine = parseLine,
+): NdjsonLine[] {
+  if (body instanceof NdjsonBody) return body.lines.map((line) => read(line));
   const list = Array.isArray(body)
     ? body
     : body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>)[listKey])
