@@ -82,14 +82,19 @@ export class SharedCheckpoint {
     if (stored) this.observeEncoded(stored);
   }
 
-  /** Tells onBehind when the stored checkpoint is older than one seen (or gone): a replay, a flush. */
+  /**
+   * Tells onBehind when the stored checkpoint is older than one seen before the read was asked
+   * (or gone): a replay, a flush. Not one seen while the read was on its way: the leader's next
+   * batch, announced after Redis answered, would make an answer that was current look behind (a
+   * trunk's deletion is followed at once by the appends freeing its two names).
+   */
   private async confirmBehind(): Promise<void> {
     if (!this.onBehind || this.confirming || this.stopped) return;
+    const seen = this.known;
     this.confirming = true;
     try {
       const stored = await this.source.read();
-      const known = this.known;
-      if (known && (stored === null || comparePositions(decodePosition(stored), known) < 0)) this.onBehind();
+      if (seen && (stored === null || comparePositions(decodePosition(stored), seen) < 0)) this.onBehind();
     } catch {
       // Unreadable store or stray value: no evidence of a replay; the next announcement asks again.
     } finally {

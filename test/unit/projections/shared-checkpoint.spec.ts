@@ -8,10 +8,14 @@ function source(initial: number | null) {
   let stored: string | null = initial === null ? null : encodePosition(at(initial));
   let announce: (encoded: string) => void = () => undefined;
   let reads = 0;
+  /** While set, a read answers what was stored when it was asked, only once released (a round trip). */
+  let held: Promise<void> | null = null;
   const checkpointSource: CheckpointSource = {
     read: async () => {
       reads += 1;
-      return stored;
+      const answer = stored;
+      if (held) await held;
+      return answer;
     },
     subscribe: async (onChange) => {
       announce = onChange;
@@ -22,6 +26,15 @@ function source(initial: number | null) {
     store: (n: number | null) => (stored = n === null ? null : encodePosition(at(n))),
     announce: (n: number) => announce(encodePosition(at(n))),
     reads: () => reads,
+    /** Holds the answers of reads asked from now until the returned release is called. */
+    hold: () => {
+      let release: () => void = () => undefined;
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = null;
+        release();
+      };
+    },
   };
 }
 
@@ -41,6 +54,41 @@ describe('SharedCheckpoint', () => {
     await settle();
     expect(behind).not.toHaveBeenCalled();
     expect(shared.checkpoint).toEqual(at(5));
+    shared.stop();
+  });
+
+  it('given the late announcement of 4 made it read 5, when 6 is reported before that read answers, then no replay is told', async () => {
+    // The delete of a trunk: TrunkDeleted (5) announced, the reservations' releases (6) written and
+    // reported by the leader while the read confirming a late announcement was on its way back.
+    const redis = source(5);
+    const behind = jest.fn();
+    const shared = new SharedCheckpoint(redis.checkpointSource, behind);
+    await shared.start();
+    const release = redis.hold();
+    redis.announce(4);
+    await settle(); // the confirming read is asked: Redis answers 5
+    redis.store(6);
+    shared.observe(at(6));
+    release();
+    await settle();
+    expect(behind).not.toHaveBeenCalled();
+    expect(shared.checkpoint).toEqual(at(6));
+    shared.stop();
+  });
+
+  it('given 5 was seen, when a confirming read finds 2 while 6 is reported, then a replay is told', async () => {
+    const redis = source(5);
+    const behind = jest.fn();
+    const shared = new SharedCheckpoint(redis.checkpointSource, behind);
+    await shared.start();
+    const release = redis.hold();
+    redis.store(2);
+    redis.announce(2);
+    await settle();
+    shared.observe(at(6));
+    release();
+    await settle();
+    expect(behind).toHaveBeenCalledTimes(1);
     shared.stop();
   });
 
