@@ -263,6 +263,42 @@ describe('console in Chromium: the operator flow', () => {
     ]);
   });
 
+  it('shows the INVITEs the gateway refused on the overview, by reason and by SIP code, apart from the calls', async () => {
+    const at = Date.now() - 300_000;
+    const refused = [
+      ['over_capacity', 503],
+      ['over_capacity', 503],
+      ['address_not_allowed', 403],
+    ].map(([reason, sip_code], i) => ({
+      id: `rej_console_${i}`,
+      at: new Date(at + i * 1_000).toISOString(),
+      reason,
+      sip_code,
+      source_address: '198.51.100.7',
+      trunk_id: trunkId,
+    }));
+    expect((await gateway.post('/v1/ingest/rejections', refused)).body).toMatchObject({ rejected: [] });
+    const calls = await page.locator('.tile:has(dt:text-is("Calls")) dd').textContent();
+    await page.click('nav >> text=Calls');
+    await page.click('nav >> text=Overview');
+    await page.waitForSelector('[data-testid=rejection-reasons-table] td:text("over capacity")');
+    const rows = (table: string) =>
+      page
+        .locator(`[data-testid=${table}] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(await page.textContent('[data-testid=rejections-total]')).toMatch(/^3 INVITEs refused by the SIP gateway/);
+    expect(await rows('rejection-reasons-table')).toEqual([
+      ['over capacity', '2', '66.67 %'],
+      ['address not allowed', '1', '33.33 %'],
+    ]);
+    expect(await rows('rejection-codes-table')).toEqual([
+      ['503 Service Unavailable', '2', '66.67 %'],
+      ['403 Forbidden', '1', '33.33 %'],
+    ]);
+    // Refused INVITEs are not calls: the calls figure did not move.
+    expect(await page.locator('.tile:has(dt:text-is("Calls")) dd').textContent()).toBe(calls);
+  });
+
   it('manages webhook endpoints and alert rules', async () => {
     await page.click('nav >> text=Webhooks');
     await page.fill('#webhook-url', 'https://hooks.example.com/trunkline');
