@@ -11,45 +11,28 @@ type Overview = Schemas['AnalyticsOverviewDto'];
 
 /** Failed calls by failure class (docs/sip-gateway.md's taxonomy) and by final SIP code, the largest first. */
 export function Failures({ data }: { data: Overview }) {
-  const classes = Object.entries(data.failures.by_class ?? {})
-    .filter(([, n]) => n > 0)
-    .sort((a, b) => b[1] - a[1]);
+  const classes = byName(data.failures.by_class);
   const failed = classes.reduce((sum, [, n]) => sum + n, 0);
+  const none = <p class="muted">No failed call in this range.</p>;
+  const share = 'Share of failures';
   return (
     <>
       <h2>Failures by class</h2>
       {failed === 0 ? (
-        <p class="muted">No failed call in this range.</p>
+        none
       ) : (
-        <table data-testid="failures-table">
-          <TableHead columns={['Failure class', 'Calls', 'Share of failures']} />
-          <tbody>
-            {classes.map(([name, n]) => (
-              <tr>
-                <td>{name.replace(/_/g, ' ')}</td>
-                <td>{fmtInt(n)}</td>
-                <td>{fmtPct((100 * n) / failed)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CountTable testId="failures-table" columns={['Failure class', 'Calls', share]} rows={classes} total={failed} />
       )}
       <h2>Failures by SIP code</h2>
       {failed === 0 ? (
-        <p class="muted">No failed call in this range.</p>
+        none
       ) : (
-        <table data-testid="failure-codes-table">
-          <TableHead columns={['SIP code', 'Calls', 'Share of failures']} />
-          <tbody>
-            {data.failures.by_sip_code.map(({ sip_code, count }) => (
-              <tr>
-                <td>{sip_code === null ? 'none reported' : sipCodeLabel(sip_code)}</td>
-                <td>{fmtInt(count)}</td>
-                <td>{fmtPct((100 * count) / failed)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CountTable
+          testId="failure-codes-table"
+          columns={['SIP code', 'Calls', share]}
+          rows={byCode(data.failures.by_sip_code)}
+          total={failed}
+        />
       )}
     </>
   );
@@ -60,10 +43,8 @@ export function Failures({ data }: { data: Overview }) {
  * apart from the failures, by reason and by the SIP code the gateway answered, the largest first.
  */
 export function Rejections({ data }: { data: Overview }) {
-  const { total, by_reason, by_sip_code } = data.rejections;
-  const reasons = Object.entries(by_reason ?? {})
-    .filter(([, n]) => n > 0)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const { total } = data.rejections;
+  const share = 'Share of rejections';
   return (
     <>
       <h2>Rejected INVITEs</h2>
@@ -72,36 +53,54 @@ export function Rejections({ data }: { data: Overview }) {
       ) : (
         <>
           <p class="muted" data-testid="rejections-total">
-            {fmtInt(total)} {total === 1 ? 'INVITE' : 'INVITEs'} refused by the SIP gateway (not calls: not in the
-            figures above)
+            {fmtInt(total)} {total === 1 ? 'INVITE' : 'INVITEs'} refused by the SIP gateway (never calls: not counted
+            with them)
           </p>
-          <table data-testid="rejection-reasons-table">
-            <TableHead columns={['Reason', 'INVITEs', 'Share of rejections']} />
-            <tbody>
-              {reasons.map(([name, n]) => (
-                <tr>
-                  <td>{name.replace(/_/g, ' ')}</td>
-                  <td>{fmtInt(n)}</td>
-                  <td>{fmtPct((100 * n) / total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table data-testid="rejection-codes-table">
-            <TableHead columns={['SIP code answered', 'INVITEs', 'Share of rejections']} />
-            <tbody>
-              {by_sip_code.map(({ sip_code, count }) => (
-                <tr>
-                  <td>{sip_code === null ? 'none reported' : sipCodeLabel(sip_code)}</td>
-                  <td>{fmtInt(count)}</td>
-                  <td>{fmtPct((100 * count) / total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CountTable
+            testId="rejection-reasons-table"
+            columns={['Reason', 'INVITEs', share]}
+            rows={byName(data.rejections.by_reason)}
+            total={total}
+          />
+          <CountTable
+            testId="rejection-codes-table"
+            columns={['SIP code answered', 'INVITEs', share]}
+            rows={byCode(data.rejections.by_sip_code)}
+            total={total}
+          />
         </>
       )}
     </>
+  );
+}
+
+/** A count per name, the largest first (ties by name), names with none left out. */
+function byName(counts: Record<string, number> | undefined): [string, number][] {
+  return Object.entries(counts ?? {})
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name, n]) => [name.replace(/_/g, ' '), n]);
+}
+
+/** The API's by_sip_code entries (already in order), each code with its reason phrase. */
+function byCode(counts: Schemas['SipCodeCountDto'][]): [string, number][] {
+  return counts.map(({ sip_code, count }) => [sip_code === null ? 'none reported' : sipCodeLabel(sip_code), count]);
+}
+
+function CountTable(props: { testId: string; columns: string[]; rows: [string, number][]; total: number }) {
+  return (
+    <table data-testid={props.testId}>
+      <TableHead columns={props.columns} />
+      <tbody>
+        {props.rows.map(([label, n]) => (
+          <tr>
+            <td>{label}</td>
+            <td>{fmtInt(n)}</td>
+            <td>{fmtPct((100 * n) / props.total)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
