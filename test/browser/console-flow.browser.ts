@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { ApiClient } from '../support/http-client';
 import { provisionAccount, TestApp } from '../support/test-app';
 import { seriousViolations } from './support/axe';
@@ -297,6 +297,36 @@ describe('console in Chromium: the operator flow', () => {
     ]);
     // Refused INVITEs are not calls: the calls figure did not move.
     expect(await page.locator('.tile:has(dt:text-is("Calls")) dd').textContent()).toBe(calls);
+  });
+
+  it("breaks the trunk's failed calls down on its page, from the one overview answer it asks", async () => {
+    const rowsOf = (table: string) =>
+      page
+        .locator(`[data-testid=${table}] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const asked: string[] = [];
+    const seen = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/analytics/overview') asked.push(url.search);
+    };
+    page.on('request', seen);
+    await page.goto(`${origin}/console#/trunks/${trunkId}`);
+    await page.waitForSelector('figure[data-chart=trunk-latency][data-drawn]');
+    await page.waitForSelector('[data-testid=failure-codes-table] td:text("486 Busy Here")');
+    page.off('request', seen);
+    // The five failed calls of this trunk ingested minutes ago, by code; the generated calls (no code,
+    // spread over the last 24 hours) are the "none reported" row.
+    const codes = await rowsOf('failure-codes-table');
+    expect(codes.filter((row) => row[0] !== 'none reported').map((row) => row.slice(0, 2))).toEqual([
+      ['486 Busy Here', '3'],
+      ['503 Service Unavailable', '2'],
+    ]);
+    const classes = await rowsOf('failures-table');
+    const count = (row: (string | null)[]) => Number(row[1]?.replace(/,/g, ''));
+    const failed = classes.reduce((sum, row) => sum + count(row), 0);
+    expect(codes.reduce((sum, row) => sum + count(row), 0)).toBe(failed);
+    // One overview request, for this trunk: the latency chart, the refusals and the failures share it.
+    expect(asked).toEqual([expect.stringMatching(new RegExp(`[?&]trunk_id=${trunkId}(&|$)`))]);
   });
 
   it('manages webhook endpoints and alert rules', async () => {
