@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { ApiClient } from '../support/http-client';
 import { provisionAccount, TestApp } from '../support/test-app';
 import { seriousViolations } from './support/axe';
@@ -261,6 +261,72 @@ describe('console in Chromium: the operator flow', () => {
       ['486 Busy Here', '3'],
       ['503 Service Unavailable', '2'],
     ]);
+  });
+
+  it('shows the INVITEs the gateway refused on the overview, by reason and by SIP code, apart from the calls', async () => {
+    const at = Date.now() - 300_000;
+    const refused = [
+      ['over_capacity', 503],
+      ['over_capacity', 503],
+      ['address_not_allowed', 403],
+    ].map(([reason, sip_code], i) => ({
+      id: `rej_console_${i}`,
+      at: new Date(at + i * 1_000).toISOString(),
+      reason,
+      sip_code,
+      source_address: '198.51.100.7',
+      trunk_id: trunkId,
+    }));
+    expect((await gateway.post('/v1/ingest/rejections', refused)).body).toMatchObject({ rejected: [] });
+    const calls = await page.locator('.tile:has(dt:text-is("Calls")) dd').textContent();
+    await page.click('nav >> text=Calls');
+    await page.click('nav >> text=Overview');
+    await page.waitForSelector('[data-testid=rejection-reasons-table] td:text("over capacity")');
+    const rows = (table: string) =>
+      page
+        .locator(`[data-testid=${table}] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(await page.textContent('[data-testid=rejections-total]')).toMatch(/^3 INVITEs refused by the SIP gateway/);
+    expect(await rows('rejection-reasons-table')).toEqual([
+      ['over capacity', '2', '66.67 %'],
+      ['address not allowed', '1', '33.33 %'],
+    ]);
+    expect(await rows('rejection-codes-table')).toEqual([
+      ['503 Service Unavailable', '2', '66.67 %'],
+      ['403 Forbidden', '1', '33.33 %'],
+    ]);
+    // Refused INVITEs are not calls: the calls figure did not move.
+    expect(await page.locator('.tile:has(dt:text-is("Calls")) dd').textContent()).toBe(calls);
+  });
+
+  it("breaks the trunk's failed calls down on its page, from the one overview answer it asks", async () => {
+    const rowsOf = (table: string) =>
+      page
+        .locator(`[data-testid=${table}] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const asked: string[] = [];
+    const seen = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/analytics/overview') asked.push(url.search);
+    };
+    page.on('request', seen);
+    await page.goto(`${origin}/console#/trunks/${trunkId}`);
+    await page.waitForSelector('figure[data-chart=trunk-latency][data-drawn]');
+    await page.waitForSelector('[data-testid=failure-codes-table] td:text("486 Busy Here")');
+    page.off('request', seen);
+    // The five failed calls of this trunk ingested minutes ago, by code; the generated calls (no code,
+    // spread over the last 24 hours) are the "none reported" row.
+    const codes = await rowsOf('failure-codes-table');
+    expect(codes.filter((row) => row[0] !== 'none reported').map((row) => row.slice(0, 2))).toEqual([
+      ['486 Busy Here', '3'],
+      ['503 Service Unavailable', '2'],
+    ]);
+    const classes = await rowsOf('failures-table');
+    const count = (row: (string | null)[]) => Number(row[1]?.replace(/,/g, ''));
+    const failed = classes.reduce((sum, row) => sum + count(row), 0);
+    expect(codes.reduce((sum, row) => sum + count(row), 0)).toBe(failed);
+    // One overview request, for this trunk: the latency chart, the refusals and the failures share it.
+    expect(asked).toEqual([expect.stringMatching(new RegExp(`[?&]trunk_id=${trunkId}(&|$)`))]);
   });
 
   it('manages webhook endpoints and alert rules', async () => {

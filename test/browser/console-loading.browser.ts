@@ -165,6 +165,83 @@ describe('console in Chromium: range switches and pages left mid-load', () => {
     expect(watch).toEqual({ errors: [], cspViolations: [], dialogs: [] });
   });
 
+  it('names the trunks of calls and alert rules past the first 100 trunks, asking each by id once', async () => {
+    // 105 trunks: the list (newest first, 100 at most a page) leaves out the five oldest.
+    const account = await provisionAccount(app, ['full'], 'Many Lines');
+    const ids: string[] = [];
+    for (let i = 1; i <= 105; i++) {
+      const name = `Many ${String(i).padStart(3, '0')}`;
+      const trunk = await account.client.post('/v1/trunks', {
+        name,
+        ai_provider: 'custom',
+        sip_username: `many-line-${i}`,
+        sip_password: 'a-long-secret',
+        custom_endpoint: 'wss://agent.example.com/voice',
+      });
+      expect(trunk.status).toBe(201);
+      ids.push(trunk.body.id);
+    }
+    const pastTheList = ids.slice(0, 5);
+    const gateway = await app.admin.post('/v1/api-keys', {
+      account_id: account.accountId,
+      name: 'sip-gateway',
+      scopes: ['ingest'],
+    });
+    // Calls of three trunks past the first 100 and of the newest one (in the list).
+    const seeded = [ids[0], ids[1], ids[2], ids[104]];
+    expect(await ingestCalls(app.admin.withKey(gateway.body.key), seeded, 40)).toBe(40);
+    const rule = await account.client.post('/v1/alert-rules', {
+      name: 'Oldest line slow',
+      metric: 'p95_latency_ms',
+      comparison: 'gt',
+      threshold: 1500,
+      window_minutes: 5,
+      trunk_id: ids[0],
+    });
+    expect(rule.status).toBe(201);
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const { page: many, watch: manyWatch } = await newWatchedPage(context);
+    many.setDefaultTimeout(SETTLE_DEADLINE_MS);
+    const byId: string[] = [];
+    many.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (/^\/v1\/trunks\/[^/]+$/.test(path)) byId.push(decodeURIComponent(path.slice('/v1/trunks/'.length)));
+    });
+    await many.goto(`${origin}/console`);
+    await many.fill('#api-key', account.key);
+    await many.click('button[type=submit]');
+    await many.waitForSelector('h1:text("Overview")');
+
+    await many.click('nav >> text=Calls');
+    await many.waitForSelector('[data-testid=calls-table] tbody tr');
+    const cells = many.locator('[data-testid=calls-table] tbody tr td:nth-child(3)');
+    // Every row by name, none by id, once the names of the trunks past the list are in.
+    await many.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=calls-table] tbody tr td:nth-child(3)')].every((cell) =>
+          /^Many \d{3}$/.test(cell.textContent ?? ''),
+        ),
+      undefined,
+      { polling: 100 },
+    );
+    const shown = await cells.allTextContents();
+    expect(shown).toContain('Many 001');
+    // Only trunks past the list are asked by id, each once, whatever its number of rows.
+    expect(byId.length).toBeGreaterThan(0);
+    expect(new Set(byId).size).toBe(byId.length);
+    expect(byId.every((id) => pastTheList.includes(id))).toBe(true);
+
+    // The alert rules table names the rule's trunk; its name is already known: no request again.
+    const asked = byId.length;
+    await many.click('nav >> text=Alert rules');
+    await many.waitForSelector('[data-testid=rules-table] tbody tr');
+    await many.waitForSelector('[data-testid=rules-table] tbody tr td:nth-child(4):text-is("Many 001")');
+    expect(byId).toHaveLength(asked);
+    expect(manyWatch).toEqual({ errors: [], cspViolations: [], dialogs: [] });
+    await context.close();
+  });
+
   async function waitForHeld(count: number): Promise<void> {
     await waitFor(() => held.length >= count);
   }

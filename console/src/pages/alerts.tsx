@@ -7,6 +7,7 @@ import { FormError, Loading, Problem } from '../components/problem';
 import { fmtTime } from '../format';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { useTrunkNames } from '../use-trunk-names';
 
 type Rule = Schemas['CreateAlertRuleRequestDto'];
 const METRICS: Rule['metric'][] = [
@@ -23,8 +24,13 @@ const FIELDS = ['name', 'metric', 'comparison', 'threshold', 'window_minutes', '
 export function AlertsPage() {
   const rules = useLoad((signal) => call(api().GET('/alert-rules', { signal, params: { query: { limit: 100 } } })), []);
   const trunks = useLoad((signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 100 } } })), []);
-  // Names for the trunk column, from the list the form's trunk picker loads anyway.
-  const trunkNames = new Map(trunks.data?.trunks.map((t) => [t.id, t.name]) ?? []);
+  // Names for the trunk column: from the list the form's trunk picker loads anyway, the rest (a
+  // trunk past its first 100) by id, once per distinct trunk (use-trunk-names.ts).
+  const trunkNames = useTrunkNames(
+    (rules.data?.alert_rules ?? []).flatMap((r) => (r.trunk_id ? [r.trunk_id] : [])),
+    trunks.data?.trunks,
+    !trunks.loading,
+  );
   const { problem, run } = useAction(rules.reload);
   const remove = (id: string) => run(() => call(api().DELETE('/alert-rules/{id}', { params: { path: { id } } })));
   return (

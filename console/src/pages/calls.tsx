@@ -6,6 +6,7 @@ import { fmtDuration, fmtMs, fmtTime } from '../format';
 import { href, navigate } from '../router';
 import { useLoad } from '../use-load';
 import { useCallStream, withLiveCalls } from '../use-call-stream';
+import { useTrunkNames } from '../use-trunk-names';
 
 const FILTERS = ['trunk_id', 'status', 'direction', 'from', 'to', 'start_date', 'end_date'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -35,10 +36,16 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
     [query.toString()],
   );
   const trunks = useLoad((signal) => call(api().GET('/trunks', { signal, params: { query: { limit: 100 } } })), []);
-  // Names for the trunk column, from the list the trunk filter loads anyway (no request per row).
-  const trunkNames = new Map(trunks.data?.trunks.map((t) => [t.id, t.name]) ?? []);
   // New calls appear on the first page as they are stored (GET /v1/calls/stream).
   const live = useCallStream(!cursor, query.toString());
+  const rows = calls.data ? withLiveCalls(calls.data.calls, live, filters) : [];
+  // Names for the trunk column: from the list the trunk filter loads anyway, the rest (a trunk past
+  // its first 100) by id, once per distinct trunk (use-trunk-names.ts).
+  const trunkNames = useTrunkNames(
+    rows.map((c) => c.trunk_id),
+    trunks.data?.trunks,
+    !trunks.loading,
+  );
   const go = (changes: Record<string, string | null>) =>
     navigate('/calls', { ...filters, cursor, trail: trail.join(','), ...changes });
   return (
@@ -62,7 +69,7 @@ export function CallsPage({ query }: { query: URLSearchParams }) {
               columns={['Start', 'Call', 'Trunk', 'From', 'To', 'Direction', 'Status', 'Duration', 'AI latency']}
             />
             <tbody>
-              {withLiveCalls(calls.data.calls, live, filters).map((c) => (
+              {rows.map((c) => (
                 <tr key={c.id}>
                   <td>{fmtTime(c.start_time)}</td>
                   <td>

@@ -6,6 +6,7 @@ import { Loading, Problem } from '../components/problem';
 import { TimeChart } from '../components/time-chart';
 import { fmtInt, fmtTime } from '../format';
 import { useLoad } from '../use-load';
+import { Failures } from './failure-breakdown';
 import { eventTitle } from './trunk-history';
 import { overview, PRESETS, type RangeChoice } from './overview-data';
 
@@ -73,6 +74,8 @@ export function TrunkLatency({ trunkId, events }: { trunkId: string; events: Sch
         />
       )}
       {stats.data && <Capacity concurrency={stats.data.concurrency} main={stats.data.main} span={span} />}
+      {/* The trunk's failed calls, from the same overview answer: no request of their own. */}
+      {stats.data && <Failures data={stats.data.main} />}
     </>
   );
 }
