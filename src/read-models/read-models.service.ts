@@ -183,9 +183,9 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
    * answers that are misses, so the check's store reads stay off the hot path.
    */
   async restoringSince(mark: RestoreMark): Promise<boolean> {
-    const cause = this.restores.changedSince(mark)
-      ? this.restores.cause
-      : ((await this.restoringCause()) ?? (this.restores.changedSince(mark) ? this.restores.cause : null));
+    let cause = this.restores.changedSince(mark) ? this.restores.cause : await this.restoringCause();
+    // A restore seen beginning or ending while the check ran counts too.
+    if (cause === null && this.restores.changedSince(mark)) cause = this.restores.cause;
     if (cause === null) return false;
     // At most once a second: an operator sees why misses were answered 503, not every one of them.
     const now = Date.now();

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CallHoursWritten } from '../../calls/ingestion/call-batch-listener.port';
+import { publishDrop } from '../../infrastructure/cluster/acked-drop';
 import { CLUSTER, ClusterServices } from '../../infrastructure/cluster/cluster.port';
 import { AppLogger } from '../../platform/logging/logging';
 import { OverviewCache } from './overview-cache';
@@ -50,16 +51,9 @@ export class OverviewInvalidations implements CallHoursWritten, OnModuleInit {
     for (const [accountId, touched] of hours) this.cache.drop(accountId, touched);
     if (!this.cluster || !this.channel) return;
     const message = JSON.stringify([...hours.entries()]);
-    const acked = await this.cluster.bus
-      .publishAcked(this.channel, message, OVERVIEW_DROP_ACK_TIMEOUT_MS)
-      .catch((error: unknown) => {
-        this.logger.warn({ err: { message: (error as Error)?.message } }, 'overview drop: could not publish');
-        return false;
-      });
-    if (!acked)
-      this.logger.warn(
-        { timeoutMs: OVERVIEW_DROP_ACK_TIMEOUT_MS },
-        'overview drop: not every instance acknowledged in time; their copies expire within OVERVIEW_CACHE_TTL_MS',
-      );
+    await publishDrop(this.cluster.bus, this.channel, message, OVERVIEW_DROP_ACK_TIMEOUT_MS, this.logger, {
+      what: 'overview',
+      ttlSetting: 'OVERVIEW_CACHE_TTL_MS',
+    });
   }
 }

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { RecordCache } from '../read-model/record-cache';
+import { publishDrop } from './acked-drop';
 import type { MessageBus } from './cluster.port';
+
+const RECORD_DROPS = { what: 'record', ttlSetting: 'RECORD_CACHE_TTL_MS' };
 
 /** The longest a batch's checkpoint waits for the other instances to drop their copies. */
 export const RECORD_DROP_ACK_TIMEOUT_MS = 2000;
@@ -69,15 +72,7 @@ export class RecordInvalidations {
     await this.publish(DROP_ALL);
   }
 
-  private async publish(message: string): Promise<void> {
-    const acked = await this.bus.publishAcked(this.channel, message, this.ackTimeoutMs).catch((error: unknown) => {
-      this.logger.warn({ err: { message: (error as Error)?.message } }, 'record drop: could not publish');
-      return false;
-    });
-    if (!acked)
-      this.logger.warn(
-        { timeoutMs: this.ackTimeoutMs },
-        'record drop: not every instance acknowledged in time; their copies expire within RECORD_CACHE_TTL_MS',
-      );
+  private publish(message: string): Promise<void> {
+    return publishDrop(this.bus, this.channel, message, this.ackTimeoutMs, this.logger, RECORD_DROPS);
   }
 }
