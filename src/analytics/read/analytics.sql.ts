@@ -21,7 +21,7 @@ import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
  *
  * Sources, so any instant range is exact: whole UTC days from the daily tables, the other whole
  * hours from the hourly ones, the partial hours at the range's edges from the raw records (read
- * once for the sums and once for the latency bins, without FINAL, weighted by sign as the views
+ * in one scan for the sums and the latency bins, without FINAL, weighted by sign as the views
  * aggregate them). Without a trunk filter the totals, buckets, histogram and failure classes come
  * from the account-level rollups (migration 4).
  */
@@ -29,7 +29,7 @@ export type SumColumn =
   (typeof SUMS)[number] | (typeof SIGNALLING_SUMS)[number] | (typeof TALK_SUMS)[number] | 'loss_sum';
 /** The Int64 sums a row can carry, in the order of its `v` array. */
 const INT_COLUMNS: readonly SumColumn[] = [...SUMS, ...SIGNALLING_SUMS.filter((c) => c !== 'failed'), ...TALK_SUMS];
-type Exprs = Partial<Record<SumColumn | 'codecs' | 'names', string>>;
+type Exprs = Partial<Record<SumColumn | 'codecs' | 'names' | 'edge', string>>;
 
 export type OverviewKind = 'total' | 'trunk' | 'bucket' | 'pct' | 'bin' | 'class' | 'code' | 'reason' | 'name';
 export interface OverviewRow {
@@ -41,6 +41,8 @@ export interface OverviewRow {
   loss: number;
   codecs: [string[], (number | string)[]];
   names: string[];
+  /** The raw rows' edge: 1 the start edge's partial hour, 2 the end edge's; 0 for every other row. */
+  edge: number;
 }
 
 /** A sum of an overview row, 0 where its branch has none. */
@@ -65,7 +67,7 @@ function branch(kind: string, key: string, pos: string, exprs: Exprs, rest: stri
   const v = last === 0 ? `CAST([], 'Array(Int64)')` : `[${values.join(', ')}]`;
   const codecs = exprs.codecs ?? `CAST(([], []), 'Tuple(Array(String), Array(Int64))')`;
   return `SELECT ${kind} AS kind, ${key} AS key, ${pos} AS pos, ${v} AS v, ${exprs.loss_sum ?? '0'} AS loss, ${codecs} AS codecs,
-    ${exprs.names ?? `CAST([], 'Array(String)')`} AS names ${rest}`;
+    ${exprs.names ?? `CAST([], 'Array(String)')`} AS names, ${exprs.edge ?? '0'} AS edge ${rest}`;
 }
 
 const at = (name: string) => `toDateTime({${name}:Int64}, 'UTC')`;
@@ -85,10 +87,11 @@ function daysAndHours(daily: string, hourly: string, columns: string, withTrunk:
 }
 
 /*
- * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped five
- * ways: whole range, per trunk, per bucket, per failure class (failed and the signalling spans) and
- * per final SIP code (failed; 0 for none, as migration 7 stores it). Their latency bins are a
- * branch of their own (edgeBins).
+ * The raw edge rows, sign-weighted exactly as the views aggregate them, in one scan grouped six
+ * ways, each per edge (1 the start edge's partial hour, 2 the end edge's, so the handler can keep
+ * the start edge's rows: overview-cache.ts): whole range, per trunk, per bucket, per failure class
+ * (failed and the signalling spans), per final SIP code (failed; 0 for none, as migration 7 stores
+ * it) and per (bucket, latency bin), whose `calls` is the bin's count of calls with a latency.
  */
 const span = (name: string, from: string, to: string): Exprs => {
   const both = `${from} IS NOT NULL AND ${to} IS NOT NULL`;
@@ -124,16 +127,21 @@ const RAW: Exprs = {
 function rawEdges(hourly: boolean, withTrunk: boolean): string {
   const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
   const is = (column: string) => `grouping(${column}) = 0`;
+  const binned = is('latency_bin');
   return branch(
-    `multiIf(${is('trunk_id')}, 'trunk', ${is(bucket)}, 'bucket', ${is('failure_class')}, 'class', ${is('sip_code')}, 'code', 'total')`,
-    `multiIf(${is('trunk_id')}, toString(trunk_id), ${is('failure_class')}, toString(failure_class), ${is('sip_code')}, toString(ifNull(sip_code, 0)), '')`,
-    `if(${is(bucket)}, toUnixTimestamp(${bucket}), 0)`,
-    RAW,
+    `multiIf(${is('trunk_id')}, 'trunk', ${binned}, 'bin', ${is(bucket)}, 'bucket', ${is('failure_class')}, 'class', ${is('sip_code')}, 'code', 'total')`,
+    `multiIf(${is('trunk_id')}, toString(trunk_id), ${binned}, toString(toUnixTimestamp(${bucket})), ${is('failure_class')}, toString(failure_class), ${is('sip_code')}, toString(ifNull(sip_code, 0)), '')`,
+    `multiIf(${binned}, latency_bin, ${is(bucket)}, toUnixTimestamp(${bucket}), 0)`,
+    // A bin's count is its latency_calls (the same aggregate: ClickHouse computes it once).
+    { ...RAW, calls: `if(${binned}, ${RAW.latency_calls}, ${RAW.calls})`, edge: EDGE },
     `FROM ${CALL_RECORDS.name} WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
-     GROUP BY GROUPING SETS ((), (trunk_id), (${bucket}), (failure_class), (sip_code))`,
+     GROUP BY GROUPING SETS ((edge), (edge, trunk_id), (edge, ${bucket}), (edge, failure_class), (edge, sip_code),
+       (edge, ${bucket}, latency_bin))`,
   );
 }
 
+/** Which edge a raw row is in: [from1, to1) is the start edge, [from2, to2) the end edge, after it. */
+const EDGE = "if(start_time < fromUnixTimestamp64Milli({to1_ms:Int64}, 'UTC'), 1, 2)";
 const RAW_EDGES = `${ACCOUNT} AND (${msRange(1)} OR ${msRange(2)})`;
 
 /*
@@ -166,7 +174,7 @@ function trunkPercentilesBranch(hourly: boolean, filter: string, table: (name: A
   const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
   const edges = `SELECT trunk_id, toUInt32(toUnixTimestamp(${rawBucket})) AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
        WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
-  return `SELECT 'pct' AS kind, toString(trunk_id) AS key, b AS pos, ${QUANTILES} AS v, 0 AS loss, ${NO_CODECS} AS codecs, ${NO_NAMES} AS names
+  return `SELECT 'pct' AS kind, toString(trunk_id) AS key, b AS pos, ${QUANTILES} AS v, 0 AS loss, ${NO_CODECS} AS codecs, ${NO_NAMES} AS names, 0 AS edge
     FROM (SELECT trunk_id, b, bin, sum(n) AS n FROM (${wholeHoursBins(hourly, 'trunk_id, ', filter, table)} UNION ALL ${edges})
       GROUP BY trunk_id, b, bin HAVING n > 0)
     GROUP BY trunk_id, b`;
@@ -182,7 +190,7 @@ function wholeHoursPercentiles(hourly: boolean, filter: string, table: (name: Ag
   const perBin = `SELECT b, bin, sum(n) AS n FROM (${wholeHoursBins(hourly, '', filter, table)}) GROUP BY b, bin HAVING n > 0`;
   return {
     'latency percentiles per bucket (whole hours)': `SELECT 'pct' AS kind, 'bucket' AS key, b AS pos, ${QUANTILES} AS v, 0 AS loss,
-      ${NO_CODECS} AS codecs, ${NO_NAMES} AS names FROM (${perBin}) GROUP BY b`,
+      ${NO_CODECS} AS codecs, ${NO_NAMES} AS names, 0 AS edge FROM (${perBin}) GROUP BY b`,
     // Key '0' (another bucket's bins, from the (e, bin) set) is dropped by the handler.
     'latency bins of the range and the edge buckets (whole hours)': branch(
       "'bin'",
@@ -250,8 +258,7 @@ export function overviewStatements(
     ),
   };
   const edges = {
-    'raw edges (partial hours), five groupings': rawEdges(hourly, withTrunk),
-    'latency bins of the raw edges (partial hours)': edgeBins(hourly, withTrunk),
+    'raw edges (partial hours), six groupings with their latency bins': rawEdges(hourly, withTrunk),
     'rejections by reason and SIP code': branch(
       "'reason'",
       'reason',
@@ -262,18 +269,6 @@ export function overviewStatements(
     'trunk names': branch("'name'", 'trunk_id', '0', { names: '[name, provider]' }, `FROM (${TRUNK_DIMENSION_SQL})`),
   };
   return { wholeHours, edges };
-}
-
-/** The raw edge rows' signed counts per (bucket, bin): kind 'bin', key the bucket's second, pos the bin. */
-function edgeBins(hourly: boolean, withTrunk: boolean): string {
-  const bucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
-  return branch(
-    "'bin'",
-    `toString(toUInt32(toUnixTimestamp(${bucket})))`,
-    'latency_bin',
-    { calls: 'sum(toInt64(sign))' },
-    `FROM ${CALL_RECORDS.name} WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${trunkFilter(withTrunk)} GROUP BY key, pos`,
-  );
 }
 
 export const overviewWholeHoursSql = (hourly: boolean, withTrunk: boolean): string =>

@@ -10,6 +10,7 @@ const row = (calls: number): OverviewRow => ({
   loss: 0,
   codecs: [[], []],
   names: [],
+  edge: 0,
 });
 
 /** A cache over the hours [10, 20) of account a, filled from a read that started at `ticket`. */

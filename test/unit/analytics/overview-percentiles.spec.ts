@@ -9,6 +9,7 @@ const bin = (key: string, pos: number, n: number): OverviewRow => ({
   loss: 0,
   codecs: [[], []],
   names: [],
+  edge: 0,
 });
 
 /** The nearest rank of a plain list of values: the value at position ceil(p × n) (1-based). */
