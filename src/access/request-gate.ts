@@ -47,7 +47,9 @@ export class RequestGate {
     const now = this.clock.now();
     // The registered pattern, not the raw path, decides a matched route's policy, so no encoding
     // trick can reach a handler under another area's rules. Unmatched requests reach no handler.
-    const policy = policyFor(request.routeOptions.url ?? request.url.split('?')[0]);
+    // (request.routeOptions builds a new object on every read: read once.)
+    const route = request.routeOptions.url;
+    const policy = policyFor(route ?? request.url.split('?')[0]);
     if (policy.kind === 'public') {
       // Health and the API description must answer while Redis is down: limited on a best-effort basis.
       await this.limit(`ip:${request.ip}`, reply, now).catch((error: unknown) => {
@@ -55,7 +57,6 @@ export class RequestGate {
       });
       return false;
     }
-    const route = request.routeOptions.url;
     const planned = this.readAheadRoutes.readAheadFor(
       request.method,
       route,
