@@ -172,10 +172,19 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
   fastify.addHook('onRequest', gate.onRequest);
   fastify.addHook('onResponse', gate.onResponse);
   // After the gate (a principal to scope keys by) and the body parser (a body to compare), and
-  // last on send, so the answer it keeps is the one the client gets.
+  // last on send, so the answer it keeps is the one the client gets: route hooks run after the
+  // global ones. Only POST routes carry them (Idempotency-Key is a POST header), so the other
+  // requests do not pay two promise hops for hooks that let them pass.
   const idempotency = app.get(IdempotencyGuard);
-  fastify.addHook('preHandler', idempotency.preHandler);
-  fastify.addHook('onSend', idempotency.onSend);
+  fastify.addHook('onRoute', (route) => {
+    if (!([] as string[]).concat(route.method).includes('POST')) return;
+    route.preHandler = [...hooksOf(route.preHandler), idempotency.preHandler];
+    route.onSend = [...hooksOf(route.onSend), idempotency.onSend];
+  });
+}
+
+function hooksOf<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : ([] as H[]).concat(hooks);
 }
 
 function listenPlain(server: Server, config: AppConfig): Promise<number> {

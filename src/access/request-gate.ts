@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Logger } from 'pino';
 import { AppLogger, isLevelEnabled } from '../platform/logging/logging';
 import { CLOCK, Clock } from '../shared/clock';
@@ -30,20 +30,33 @@ export class RequestGate {
     this.logger = logging.for('gate');
   }
 
-  readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
+  /**
+   * Callback style: a request the gate answers itself stops the hook chain by not calling `done`.
+   * (An async hook would have to return the reply, and awaiting a reply that is not sent yet
+   * hangs stream listeners on the response until it finishes: a cost on every answered GET.)
+   */
+  readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    this.admit(request, reply).then((answered) => {
+      if (!answered) done();
+    }, done);
+  };
+
+  /** True when the gate has sent the answer itself. */
+  private async admit(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     void reply.header('X-Request-Id', request.id);
     const now = this.clock.now();
     // The registered pattern, not the raw path, decides a matched route's policy, so no encoding
     // trick can reach a handler under another area's rules. Unmatched requests reach no handler.
-    const policy = policyFor(request.routeOptions.url ?? request.url.split('?')[0]);
+    // (request.routeOptions builds a new object on every read: read once.)
+    const route = request.routeOptions.url;
+    const policy = policyFor(route ?? request.url.split('?')[0]);
     if (policy.kind === 'public') {
       // Health and the API description must answer while Redis is down: limited on a best-effort basis.
       await this.limit(`ip:${request.ip}`, reply, now).catch((error: unknown) => {
         if (error instanceof DomainError && error.code === 'rate_limit_exceeded') throw error;
       });
-      return;
+      return false;
     }
-    const route = request.routeOptions.url;
     const planned = this.readAheadRoutes.readAheadFor(
       request.method,
       route,
@@ -60,15 +73,17 @@ export class RequestGate {
     // A request no route matches answers 404 (or 405) to every valid key: a route that does not
     // exist has no scope, and a 403 would tell an admin key the path exists for someone else.
     if (route !== undefined) assertAllowed(principal, policy.area, request.method);
-    if (!planned) return;
+    if (!planned) return false;
     // A store failure here is the handler's own read failing: the exception filter answers it.
     const answered = await this.readAheadRoutes.answer(planned, readAhead, principal);
     request.readAhead = answered.read;
+    if (answered.body === null) return false;
     // Answered here, the handler and its framework pipeline are skipped; onSend and onResponse still run.
-    if (answered.body !== null) return reply.send(answered.body);
-  };
+    void reply.send(answered.body);
+    return true;
+  }
 
-  readonly onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  readonly onResponse = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (isLevelEnabled(request.log, 'info')) {
       request.log.info(
         {
@@ -81,10 +96,12 @@ export class RequestGate {
       );
     }
     const principal = request.principal;
-    if (!principal) return;
-    this.usage.record(principal.keyId, this.clock.now(), reply.statusCode >= 400).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'could not record key usage');
-    });
+    if (principal) {
+      this.usage.record(principal.keyId, this.clock.now(), reply.statusCode >= 400).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'could not record key usage');
+      });
+    }
+    done();
   };
 
   private async limit(bucket: string, reply: FastifyReply, now: Date): Promise<void> {

@@ -25,7 +25,9 @@ export class FrontDoor {
   ) {
     this.plain = createHttpServer({ maxHeaderSize: 16 * 1024 }, rejectPlainHttp);
     this.plain.keepAliveTimeout = 1;
-    this.listener = createNetServer({ pauseOnConnect: false }, (socket) => this.route(socket));
+    // noDelay: what an https.Server listening by itself sets on every connection it accepts (Node's
+    // http servers default to it); the sockets handed over from here would otherwise keep Nagle.
+    this.listener = createNetServer({ pauseOnConnect: false, noDelay: true }, (socket) => this.route(socket));
   }
 
   listen(port: number, host: string): Promise<number> {
