@@ -5,22 +5,32 @@ import { RedisReadModelStore } from '../../src/infrastructure/read-model/redis.r
 import type { SecretBox } from '../../src/infrastructure/secrets/secret-box.port';
 import { TrunkDimensionProjector } from '../../src/trunks/projections/trunk-dimension.projector';
 import { ProjectionRunner, rebuildTogether } from '../../src/eventsourcing/projection-runner';
-import { buildReadModelProjections } from '../../src/read-models/read-models.service';
+import { buildReadModelProjections, READ_MODELS_RUNNER } from '../../src/read-models/read-model-projections';
+import { readModelsInWorker, type ReadModelsWorkerStores } from '../../src/cli/read-models-worker';
 import { webhookProjections } from '../../src/webhooks/projections/webhook-read-models.service';
 
 export interface Timed {
   events: number;
   seconds: number;
   eventsPerSecond: number;
+  /** CPU time of the whole process (every thread, user + system) over the run. */
+  cpuSeconds: number;
 }
 
-const timed = (events: number, started: bigint): Timed => {
+const timed = (events: number, started: bigint, cpu: NodeJS.CpuUsage): Timed => {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { events, seconds, eventsPerSecond: Math.round(events / seconds) };
+  const used = process.cpuUsage(cpu);
+  return {
+    events,
+    seconds,
+    eventsPerSecond: Math.round(events / seconds),
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
 };
 
 /** The baseline: every event read through the store's readAll, page after page, and nothing else. */
 export async function pagedRead(store: EventStore, page: number): Promise<Timed & { last: GlobalPosition | null }> {
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   let after: GlobalPosition | null = null;
   let events = 0;
@@ -30,7 +40,7 @@ export async function pagedRead(store: EventStore, page: number): Promise<Timed 
     events += batch.length;
     after = batch[batch.length - 1].position;
   }
-  return { ...timed(events, started), last: after };
+  return { ...timed(events, started, cpu), last: after };
 }
 
 export interface RebuildTargets {
@@ -40,6 +50,8 @@ export interface RebuildTargets {
   namespace: string;
   clickhouse: ClickHouseExecutor;
   sipDomain: string;
+  /** Given: the read-model runner replays in a worker thread on these connections (null: in this thread). */
+  worker: Omit<ReadModelsWorkerStores, 'namespace' | 'sipDomain'> | null;
 }
 
 /** Far beyond any run: the rebuild is awaited to the end, however slow. */
@@ -48,30 +60,28 @@ const CATCH_UP_TIMEOUT_MS = 3_600_000;
 /**
  * What `npm run projections:rebuild` does, plus the ClickHouse trunk dimension: every runner of
  * the Redis read models rebuilt together from an empty namespace and the dimension from an empty
- * table, timed from the start until each has applied the last event of the store.
+ * table, timed from the start until each has applied the last event of the store. With
+ * `worker`, the read-model runner replays in a worker thread, as the CLI does on a server store.
  */
 export async function rebuildAll(targets: RebuildTargets, total: number, last: GlobalPosition): Promise<Timed> {
   const store = new RedisReadModelStore(targets.redis, targets.namespace);
-  const runners = [
-    new ProjectionRunner(
-      'read-models',
-      buildReadModelProjections(targets.secrets, targets.sipDomain),
-      store,
-      targets.events,
-    ),
-    new ProjectionRunner('webhooks', webhookProjections(), store, targets.events),
-  ];
+  const projections = buildReadModelProjections(targets.secrets, targets.sipDomain);
+  const readModels = new ProjectionRunner(READ_MODELS_RUNNER, projections, store, targets.events);
+  const runners = [readModels, new ProjectionRunner('webhooks', webhookProjections(), store, targets.events)];
+  const { namespace, sipDomain } = targets;
+  const elsewhere = targets.worker ? [readModelsInWorker(readModels, { ...targets.worker, namespace, sipDomain })] : [];
   const dimension = new TrunkDimensionProjector(targets.events, targets.clickhouse);
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   try {
     // The dimension's table is new (embedded chDB in a temp dir): it is rebuilt from the start too.
-    await rebuildTogether(store, runners, [dimension]);
+    await rebuildTogether(store, runners, [dimension], elsewhere);
     const reached = await Promise.all([
       ...runners.map((runner) => runner.waitFor(last, CATCH_UP_TIMEOUT_MS)),
       dimension.waitFor(last, CATCH_UP_TIMEOUT_MS),
     ]);
     if (!reached.every(Boolean)) throw new Error('a projection did not catch up');
-    return timed(total, started);
+    return timed(total, started, cpu);
   } finally {
     await Promise.all([...runners.map((runner) => runner.stop()), dimension.stop()]);
   }

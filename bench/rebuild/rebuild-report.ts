@@ -13,10 +13,12 @@ export interface RebuildReport {
   /** The plain paged read, before and after the rebuild: the faster one is the baseline. */
   reads: Timed[];
   rebuild: Timed;
+  /** Where the read-model runner replayed: a worker thread, or the main one with the others. */
+  readModels: 'worker' | 'main';
   checks: Check[];
   /** The profile's file, for DevTools. */
   profile: string | null;
-  /** With --cpu-prof: the rebuild's profile (this process runs the projections). */
+  /** With --cpu-prof: the rebuild's profile (this thread: the read, the other runners, and the read models unless in a worker). */
   cpuProfile?: ProfiledRun;
 }
 
@@ -33,23 +35,29 @@ export function formatReport(report: RebuildReport): string {
     .sort(([, a], [, b]) => b - a)
     .map(([type, n]) => `${type} ${n}`)
     .join(', ');
-  const row = (name: string, t: Timed) => [name, String(t.events), t.seconds.toFixed(1), String(t.eventsPerSecond)];
+  const row = (name: string, t: Timed) => [
+    name,
+    String(t.events),
+    t.seconds.toFixed(1),
+    String(t.eventsPerSecond),
+    t.cpuSeconds.toFixed(1),
+  ];
   const allGood = report.checks.every((c) => c.expected === c.found);
   return [
     machineLine(report.machine, report.loadAverageAtEnd),
     `seeded ${report.seed.events} events in ${report.seed.seconds.toFixed(1)} s (${report.seed.eventsPerSecond}/s): ${types}`,
     '',
     ...table([
-      ['run', 'events', 'seconds', 'events/s'],
+      ['run', 'events', 'seconds', 'events/s', 'CPU s (all threads)'],
       ...report.reads.map((read, i) => row(`paged read ${i + 1} (readAll, pages of ${report.page})`, read)),
-      row('rebuild of all projections', report.rebuild),
+      row(`rebuild of all projections (read models in the ${report.readModels} thread)`, report.rebuild),
     ]),
     '',
     `rebuild: ${report.rebuild.eventsPerSecond} events/s (target >= ${TARGET_EVENTS_PER_SECOND}: ${meets(report.rebuild.eventsPerSecond >= TARGET_EVENTS_PER_SECOND)})`,
     ratioLine('rebuild/paged read', ratio, TARGET_RATIO),
     `checks: ${report.checks.map((c) => `${c.what} ${c.found}/${c.expected}`).join(', ')}${allGood ? '' : ' MISMATCH'}`,
     ...(report.cpuProfile
-      ? ['', ...formatProfiledRun(report.cpuProfile, "where the rebuild's CPU time went, in this process")]
+      ? ['', ...formatProfiledRun(report.cpuProfile, "where the rebuild's CPU time went, in the main thread")]
       : []),
     '',
   ].join('\n');

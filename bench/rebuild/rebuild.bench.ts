@@ -32,6 +32,12 @@ const COMMAND = {
       default: 4,
       help: "events of one trunk per append while seeding (a trunk's next changes)",
     },
+    'read-models': {
+      type: 'string',
+      default: 'worker',
+      pattern: /^(worker|main)$/,
+      help: "where the read-model runner replays: 'worker' (a worker thread, as the CLI on PostgreSQL) or 'main'",
+    },
     'cpu-prof': {
       ...CPU_PROF_OPTION,
       help: 'write a V8 CPU profile of the rebuild to ./bench-profiles/ and print where its time went',
@@ -82,6 +88,10 @@ async function run(options: Options, cleanups: Cleanups): Promise<RebuildReport>
     namespace,
     clickhouse,
     sipDomain: 'sip.bench.example',
+    worker:
+      options.readModels === 'worker'
+        ? { eventStoreUrl: options.databaseUrl, eventStoreSchema: schema, redisUrl: options.redisUrl, masterKey }
+        : null,
   };
   progress('rebuild of all projections');
   const [rebuild, profile] = await profiled(options.cpuProf, 'rebuild', () =>
@@ -97,6 +107,7 @@ async function run(options: Options, cleanups: Cleanups): Promise<RebuildReport>
     seed,
     reads: [first, second],
     rebuild,
+    readModels: options.readModels === 'worker' ? 'worker' : 'main',
     checks,
     profile: profile?.files[0] ?? null,
     ...(profile && { cpuProfile: profile }),

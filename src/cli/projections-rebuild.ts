@@ -3,17 +3,20 @@ import { closeRedisClient, createRedisClient, waitForReady } from '../infrastruc
 import { readModelNamespace } from '../platform/config/app-config';
 import { ProjectionRunner, rebuildTogether } from '../eventsourcing/projection-runner';
 import { webhookProjections } from '../webhooks/projections/webhook-read-models.service';
-import { buildReadModelProjections } from '../read-models/read-models.service';
+import { buildReadModelProjections, READ_MODELS_RUNNER } from '../read-models/read-model-projections';
 import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
 import { loadMasterKey } from '../infrastructure/secrets/master-key';
 import { AesGcmSecretBox } from '../infrastructure/secrets/secret-box';
 import { cliConfig, openEventStore, runCli } from './cli-support';
+import { offThreadReadable, readModelsInWorker } from './read-models-worker';
 
 /**
  * `npm run projections:rebuild`: drops the Redis read models and replays every event into them.
  * Run it with the service stopped (or accept that reads are empty until it finishes); with the
  * embedded event store it refuses to run beside the server (data-directory lock). In-memory
- * read models need no rebuild: they are rebuilt at every start.
+ * read models need no rebuild: they are rebuilt at every start. With a server event store the
+ * read-model runner replays in a worker thread (its own connections) while this thread reads and
+ * applies the webhook runner; embedded PGlite can be read from this thread only.
  */
 async function main(): Promise<void> {
   const config = cliConfig('projections:rebuild', 'stop the server first');
@@ -35,13 +38,29 @@ async function main(): Promise<void> {
   const secrets = new AesGcmSecretBox(masterKey, await createKeyVault(events));
   // Every runner writing into the read-model store, rebuilt together: the clear is store-wide.
   const options = { batchSize: config.projectionBatchSize };
-  const runners = [
-    new ProjectionRunner('read-models', buildReadModelProjections(secrets, config.sipDomain), store, events, options),
-    new ProjectionRunner('webhooks', webhookProjections(), store, events, options),
-  ];
+  const readModels = new ProjectionRunner(
+    READ_MODELS_RUNNER,
+    buildReadModelProjections(secrets, config.sipDomain),
+    store,
+    events,
+    options,
+  );
+  const runners = [readModels, new ProjectionRunner('webhooks', webhookProjections(), store, events, options)];
+  const elsewhere = offThreadReadable(config.eventStoreUrl)
+    ? [
+        readModelsInWorker(readModels, {
+          eventStoreUrl: config.eventStoreUrl!,
+          eventStoreSchema: config.eventStoreSchema,
+          redisUrl: config.redisUrl,
+          namespace: readModelNamespace(config),
+          sipDomain: config.sipDomain,
+          masterKey,
+        }),
+      ]
+    : [];
   const started = Date.now();
   try {
-    await rebuildTogether(store, runners);
+    await rebuildTogether(store, runners, [], elsewhere);
     for (;;) {
       const statuses = await Promise.all(runners.map((runner) => runner.status()));
       if (statuses.every((status) => status.caughtUp)) {

@@ -144,26 +144,48 @@ export interface RebuiltFollower extends CatchUpFollower {
 }
 
 /**
+ * A runner's catch-up run off the reading thread (src/cli/read-models-worker.ts: a worker thread
+ * with its own event-store reader and read-model store connection): it replays the runner's
+ * events from the checkpoint in the shared store to the head of the event store, writing the same
+ * batches and checkpoints the runner would. The runner itself follows on from that checkpoint.
+ */
+export interface CatchUpElsewhere {
+  readonly runner: ProjectionRunner;
+  run(pageSize: number): Promise<void>;
+}
+
+/**
  * Rebuilds every runner that writes into one store: all stop, the store is cleared once, all
  * replay from the start. Clearing under a runner that keeps going would leave its read models
  * empty behind a checkpoint that says they are complete. The replay reads the history once for
- * all of them (catch-up.ts), `others` (already emptied by the caller) included; then each
- * follows on its own. Should the shared replay fail, each runner's subscription still resumes
- * from its checkpoint (retrying as usual) and the error is thrown. The shared pages are the
- * smallest batch any of them was configured with: none writes a larger batch than it was given.
+ * all of them (catch-up.ts), `others` (already emptied by the caller) included, except the
+ * runners of `elsewhere`, which catch up on their own connections at the same time; then each
+ * follows on its own. Should a replay fail, every runner's subscription still starts from its
+ * checkpoint (retrying as usual) once every replay has ended, and the first error is thrown. The
+ * shared pages are the smallest batch any of them was configured with: none writes a larger
+ * batch than it was given.
  */
 export async function rebuildTogether(
   store: ReadModelStore,
   runners: ProjectionRunner[],
   others: RebuiltFollower[] = [],
+  elsewhere: CatchUpElsewhere[] = [],
 ): Promise<void> {
   const followers = [...runners, ...others];
   const pageSize = Math.min(...followers.map((follower) => follower.batchSize));
   await Promise.all(followers.map((follower) => follower.stop()));
   await store.clear();
   for (const runner of runners) runner.forgetCheckpoint();
+  const away = new Set<CatchUpFollower>(elsewhere.map((catchUp) => catchUp.runner));
+  const here = followers.filter((follower) => !away.has(follower));
   try {
-    if (runners.length > 0) await catchUpTogether(runners[0].events, followers, pageSize);
+    // Settled, not raced: no runner may start following while another replay still writes.
+    const replays = await Promise.allSettled([
+      runners.length > 0 && here.length > 0 ? catchUpTogether(runners[0].events, here, pageSize) : Promise.resolve(),
+      ...elsewhere.map((catchUp) => catchUp.run(pageSize)),
+    ]);
+    const failed = replays.find((replay) => replay.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     await Promise.all(followers.map((follower) => follower.start()));
   }

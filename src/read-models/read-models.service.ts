@@ -10,9 +10,6 @@ import {
 } from '../infrastructure/event-store/event-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import { PROJECTION_SETTINGS, ProjectionSettings } from '../eventsourcing/projection.settings';
-import { accountsProjection } from '../accounts/projections/accounts.projection';
-import { apiKeysProjection } from '../api-keys/projections/api-keys.projection';
-import { exportsProjection } from '../exports/projections/exports.projection';
 import { CLICKHOUSE, ClickHouseExecutor } from '../infrastructure/clickhouse/clickhouse.port';
 import { CLUSTER, ClusterServices } from '../infrastructure/cluster/cluster.port';
 import { Leadership } from '../infrastructure/cluster/leader-lease.port';
@@ -23,34 +20,15 @@ import {
   TrunkDimensionProjector,
 } from '../trunks/projections/trunk-dimension.projector';
 import { readModelRunner, startHere } from '../eventsourcing/led-projection';
-import { Projection } from '../eventsourcing/projection';
-import { SecretReader, trunksProjection } from '../trunks/projections/trunks.projection';
 import { ProjectionRunner, ProjectionStatus } from '../eventsourcing/projection-runner';
 import { SharedCheckpoint } from '../eventsourcing/shared-checkpoint';
 import type { ReadModelStatus } from '../eventsourcing/read-model-status.port';
 import type { ReadYourWrites } from '../eventsourcing/read-your-writes.port';
 import { RestoreMark, RestoreWatch } from '../eventsourcing/restore-watch';
 import type { GateRecords } from './gate-records';
+import { buildReadModelProjections, READ_MODELS_RUNNER as READ_MODELS } from './read-model-projections';
 
-/** Every projection kept in the read-model store, in the order they apply each event. */
-export function buildReadModelProjections(secrets: SecretReader, sipDomain: string): Projection[] {
-  return [accountsProjection, apiKeysProjection, trunksProjection(secrets, sipDomain), exportsProjection];
-}
-
-/**
- * The event types the read-model runner applies: what its catch-up reads from the store and what
- * its projection-stats counter counts (appliedKey).
- */
-export const READ_MODEL_EVENT_TYPES: readonly string[] = [
-  // Built only to list their types: nothing is applied, so nothing is decrypted.
-  ...new Set(
-    buildReadModelProjections({ decrypt: () => Promise.reject(new Error('not applied')) }, '').flatMap(
-      (projection) => projection.types ?? [],
-    ),
-  ),
-];
-
-const READ_MODELS = 'read-models';
+export { buildReadModelProjections, READ_MODEL_EVENT_TYPES } from './read-model-projections';
 
 /** The gate's record store and its invalidations (gate-records.ts), provided by ReadModelsModule. */
 export const GATE_RECORDS = Symbol('GateRecords');

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { SETTLE_DEADLINE_MS } from '../support/deadlines';
 import { until } from '../support/free-port';
 import { readModelNamespace } from '../../src/platform/config/app-config';
@@ -7,7 +6,7 @@ import { rebuildTogether } from '../../src/eventsourcing/projection-runner';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import { WebhookReadModels } from '../../src/webhooks/projections/webhook-read-models.service';
 import { ApiClient } from '../support/http-client';
-import { RedisTestContext } from '../support/redis';
+import { namespaceSnapshot, RedisTestContext } from '../support/redis';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 import { customBody, elevenlabsBody, trunkBody } from '../support/trunk-requests';
 
@@ -21,27 +20,6 @@ function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** Every key of the read-model namespace, whatever its type. */
-async function readModelSnapshot(redis: Redis, namespace: string): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}*`, 'COUNT', 1000);
-    for (const key of keys) {
-      const local = key.slice(namespace.length);
-      const type = await redis.type(key);
-      out[local] =
-        type === 'hash'
-          ? await redis.hgetall(key)
-          : type === 'zset'
-            ? await redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
-            : await redis.get(key);
-    }
-    cursor = next;
-  } while (cursor !== '0');
-  return out;
 }
 
 describe('rebuilding the read models from zero', () => {
@@ -108,10 +86,10 @@ describe('rebuilding the read models from zero', () => {
       (await Promise.all(runners.map((runner) => runner.status()))).every((status) => status.caughtUp);
     // The live view once every runner has applied every event (a busy machine may lag behind the writes).
     await until('the live read models caught up', caughtUp, SETTLE_DEADLINE_MS);
-    const live = await readModelSnapshot(redis, namespace);
+    const live = await namespaceSnapshot(redis, namespace);
     expect(Object.keys(live).filter((k) => k.startsWith('trunk:')).length).toBeGreaterThan(0);
     await rebuildTogether(app.running.app.get<ReadModelStore>(READ_MODEL_STORE), runners);
     await until('the rebuilt read models caught up', caughtUp, SETTLE_DEADLINE_MS);
-    expect(await readModelSnapshot(redis, namespace)).toEqual(live);
+    expect(await namespaceSnapshot(redis, namespace)).toEqual(live);
   });
 });

@@ -22,6 +22,27 @@ export async function deleteNamespace(redis: Redis, namespace: string): Promise<
   } while (cursor !== '0');
 }
 
+/** Every key of a namespace (without the namespace) and its value, whatever its type. */
+export async function namespaceSnapshot(redis: Redis, namespace: string): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}*`, 'COUNT', 1000);
+    for (const key of keys) {
+      const local = key.slice(namespace.length);
+      const type = await redis.type(key);
+      out[local] =
+        type === 'hash'
+          ? await redis.hgetall(key)
+          : type === 'zset'
+            ? await redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
+            : await redis.get(key);
+    }
+    cursor = next;
+  } while (cursor !== '0');
+  return out;
+}
+
 /**
  * Clients and namespaces of one test file: `client()` opens a connection, `namespace()` hands
  * out a fresh namespace, `teardown()` (in afterAll) deletes their keys and closes every client.
