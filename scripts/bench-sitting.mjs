@@ -20,7 +20,14 @@ const BENCHES = [
   { name: 'api', args: ['dist/bench/api/api.bench.js', '--rounds', '3'] },
   {
     name: 'api-gateway-lookup',
-    args: ['dist/bench/api/api.bench.js', '--rounds', '3', '--no-event-store', '--path', '/v1/gateway/trunks/{sip_username}'],
+    args: [
+      'dist/bench/api/api.bench.js',
+      '--rounds',
+      '3',
+      '--no-event-store',
+      '--path',
+      '/v1/gateway/trunks/{sip_username}',
+    ],
   },
   { name: 'trunks', args: ['dist/bench/trunks/trunks.bench.js'] },
   { name: 'rebuild', args: ['dist/bench/rebuild/rebuild.bench.js', '--events', '500000'] },
@@ -67,7 +74,10 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const dir = process.env.BENCH_SITTING_DIR ?? join('bench-results', stamp);
 mkdirSync(dir, { recursive: true });
 const log = (line) => console.error(`[bench:sitting] ${line}`);
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 const versionOf = (command) => {
   const result = spawnSync('sh', ['-c', `${command} 2>/dev/null | head -1`], { encoding: 'utf8' });
   return result.stdout.trim() || 'not found';

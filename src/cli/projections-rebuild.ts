@@ -1,6 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { RedisReadModelStore } from '../infrastructure/read-model/redis.read-model-store';
 import { closeRedisClient, createRedisClient, waitForReady } from '../infrastructure/redis/redis.client';
-import { readModelNamespace } from '../platform/config/app-config';
+import { ConfigError, readModelNamespace } from '../platform/config/app-config';
 import { ProjectionRunner, rebuildTogether } from '../eventsourcing/projection-runner';
 import { webhookProjections } from '../webhooks/projections/webhook-read-models.service';
 import { buildReadModelProjections, READ_MODELS_RUNNER } from '../read-models/read-model-projections';
@@ -8,18 +9,20 @@ import { createKeyVault } from '../infrastructure/secrets/key-vault.factory';
 import { loadMasterKey } from '../infrastructure/secrets/master-key';
 import { AesGcmSecretBox } from '../infrastructure/secrets/secret-box';
 import { cliConfig, openEventStore, runCli } from './cli-support';
-import { offThreadReadable, readModelsInWorker } from './read-models-worker';
+import { READ_MODELS_THREADS, ReadModelsThread, readModelsInWorker, rebuildInWorker } from './read-models-worker';
 
 /**
  * `npm run projections:rebuild`: drops the Redis read models and replays every event into them.
  * Run it with the service stopped (or accept that reads are empty until it finishes); with the
  * embedded event store it refuses to run beside the server (data-directory lock). In-memory
- * read models need no rebuild: they are rebuilt at every start. With a server event store the
- * read-model runner replays in a worker thread (its own connections) while this thread reads and
- * applies the webhook runner; embedded PGlite can be read from this thread only.
+ * read models need no rebuild: they are rebuilt at every start. With a server event store and a
+ * core to spare (REBUILD_READ_MODELS_THREAD, auto by default) the read-model runner replays in a
+ * worker thread (its own connections) while this thread reads and applies the webhook runner;
+ * embedded PGlite can be read from this thread only.
  */
 async function main(): Promise<void> {
   const config = cliConfig('projections:rebuild', 'stop the server first');
+  const thread = threadChoice();
   if (!config.redisUrl) {
     process.stdout.write(
       'REDIS_URL is not set: the read models live in memory and are rebuilt at every start. Nothing to do.\n',
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
     options,
   );
   const runners = [readModels, new ProjectionRunner('webhooks', webhookProjections(), store, events, options)];
-  const elsewhere = offThreadReadable(config.eventStoreUrl)
+  const elsewhere = rebuildInWorker(thread, config.eventStoreUrl, availableParallelism())
     ? [
         readModelsInWorker(readModels, {
           eventStoreUrl: config.eventStoreUrl!,
@@ -75,6 +78,15 @@ async function main(): Promise<void> {
     await events.close();
     await closeRedisClient(redis);
   }
+}
+
+/** REBUILD_READ_MODELS_THREAD: auto (default), worker or main (src/cli/read-models-worker.ts). */
+function threadChoice(): ReadModelsThread {
+  const raw = (process.env.REBUILD_READ_MODELS_THREAD ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!(READ_MODELS_THREADS as readonly string[]).includes(raw)) {
+    throw new ConfigError([`REBUILD_READ_MODELS_THREAD must be auto, worker or main (got ${raw})`]);
+  }
+  return raw as ReadModelsThread;
 }
 
 runCli('projections:rebuild', main);

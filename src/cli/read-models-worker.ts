@@ -35,6 +35,25 @@ export type ReadModelsWorkerReply = { done: true } | { error: string };
 export const offThreadReadable = (eventStoreUrl: string | null | undefined): boolean =>
   /^(postgres|postgresql|esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//i.test(eventStoreUrl?.trim() ?? '');
 
+/** `REBUILD_READ_MODELS_THREAD`: where `projections:rebuild` replays the read-model runner. */
+export type ReadModelsThread = 'auto' | 'worker' | 'main';
+export const READ_MODELS_THREADS: readonly ReadModelsThread[] = ['auto', 'worker', 'main'];
+
+/**
+ * Whether the read-model runner replays in a worker thread: never on embedded PGlite (one thread
+ * only); `worker` and `main` as asked; `auto` when the machine has a core to spare for it (4 or
+ * more): the worker reads and parses its events a second time, which pays only when it runs
+ * beside the main thread instead of taking turns with it (docs/benchmarks.md, rebuild, session 11).
+ */
+export function rebuildInWorker(
+  choice: ReadModelsThread,
+  eventStoreUrl: string | null | undefined,
+  cores: number,
+): boolean {
+  if (!offThreadReadable(eventStoreUrl)) return false;
+  return choice === 'worker' || (choice === 'auto' && cores >= 4);
+}
+
 /**
  * The read-model runner's catch-up in a worker thread (docs/architecture.md, "Catch-up in
  * pages"): decrypting SIP passwords, building trunk views and gateway records is most of a
