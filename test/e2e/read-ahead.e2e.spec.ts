@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { monitorRedis } from '../support/redis-monitor';
 import { GetAccount, GetAccountHandler } from '../../src/accounts/read/accounts.queries';
 import { LookupGatewayTrunk, LookupGatewayTrunkHandler } from '../../src/trunks/read/gateway.queries';
 import { GetTrunk, GetTrunkHandler } from '../../src/trunks/read/trunk.queries';
@@ -33,8 +34,7 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
   let other: ApiClient;
   let gateway: ApiClient;
   let accountId: string;
-  let monitored: Redis;
-  let monitor: Redis;
+  let monitor: { close(): void };
   const seen: Seen[] = [];
 
   beforeAll(async () => {
@@ -48,16 +48,13 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
     // cached mode, each is in the instance's cache.
     for (const caller of [client, other, gateway, app.admin])
       expect([200, 403]).toContain((await caller.get('/v1/trunks')).status);
-    monitored = new Redis(TEST_REDIS_URL);
-    monitor = await monitored.monitor();
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    monitor = await monitorRedis(TEST_REDIS_URL, ({ source, args }) => {
       if (args.some((arg) => arg.startsWith(app.config.redisNamespace))) seen.push({ source, args });
     });
   });
 
   afterAll(async () => {
-    monitor?.disconnect();
-    monitored?.disconnect();
+    monitor?.close();
     await app?.stop();
   });
 
