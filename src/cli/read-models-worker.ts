@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { eventStoreKind } from '../infrastructure/event-store/event-store.factory';
 import type { CatchUpElsewhere, ProjectionRunner } from '../eventsourcing/projection-runner';
 
 /** Where the worker finds its own connections, and what it needs to build the read-model projections. */
@@ -32,8 +33,10 @@ export interface ReadModelsWorkerData extends Omit<ReadModelsWorkerStores, 'mast
 export type ReadModelsWorkerReply = { done: true } | { error: string };
 
 /** True for the event stores a second thread can read with its own connection (not embedded PGlite). */
-export const offThreadReadable = (eventStoreUrl: string | null | undefined): boolean =>
-  /^(postgres|postgresql|esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//i.test(eventStoreUrl?.trim() ?? '');
+export const offThreadReadable = (eventStoreUrl: string | null | undefined): boolean => {
+  const kind = eventStoreKind(eventStoreUrl);
+  return kind === 'postgres' || kind === 'eventstoredb';
+};
 
 /** `REBUILD_READ_MODELS_THREAD`: where `projections:rebuild` replays the read-model runner. */
 export type ReadModelsThread = 'auto' | 'worker' | 'main';

@@ -32,17 +32,33 @@ export interface CreateEventStoreOptions {
 export const DEFAULT_EVENT_STORE_SCHEMA = 'event_store';
 const ESDB_SCHEMES = new Set(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover']);
 
+const schemeOf = (url: string) => /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+
+/** The adapter an event store URL names: embedded PGlite when unset; undefined for a scheme no adapter speaks. */
+export function eventStoreKind(url: string | null | undefined): 'pglite' | 'postgres' | 'eventstoredb' | undefined {
+  const trimmed = url?.trim();
+  if (!trimmed) return 'pglite';
+  const scheme = schemeOf(trimmed);
+  if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
+  if (scheme !== undefined && ESDB_SCHEMES.has(scheme)) return 'eventstoredb';
+  return undefined;
+}
+
 /** Picks the adapter from the URL and runs the SQL adapters' migrations before returning. */
 export async function createEventStore(options: CreateEventStoreOptions): Promise<EventStore> {
   const logger = options.logger ?? silentLogger;
   const schema = checkSchemaName(options.schema ?? DEFAULT_EVENT_STORE_SCHEMA);
-  const url = options.url?.trim();
-  if (!url) return openPglite(join(options.dataDir, 'eventstore'), schema, logger, options.idlePollMs);
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 'postgres' || scheme === 'postgresql')
-    return openPostgres(url, schema, logger, options.poolSize, options.idlePollMs);
-  if (scheme !== undefined && ESDB_SCHEMES.has(scheme)) return openEventStoreDb(url, logger);
-  throw new Error(`unsupported event store URL scheme: ${scheme ?? '(none)'}`);
+  const url = options.url?.trim() ?? '';
+  switch (eventStoreKind(url)) {
+    case 'pglite':
+      return openPglite(join(options.dataDir, 'eventstore'), schema, logger, options.idlePollMs);
+    case 'postgres':
+      return openPostgres(url, schema, logger, options.poolSize, options.idlePollMs);
+    case 'eventstoredb':
+      return openEventStoreDb(url, logger);
+    default:
+      throw new Error(`unsupported event store URL scheme: ${schemeOf(url) ?? '(none)'}`);
+  }
 }
 
 async function openPostgres(
