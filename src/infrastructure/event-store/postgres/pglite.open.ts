@@ -11,7 +11,13 @@ import { PGlite } from '@electric-sql/pglite';
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
-const INIT_TIMEOUT_MS = 120_000;
+/**
+ * How long creating a new directory (initdb in the child) may take before the start fails. A few
+ * seconds on a quiet machine, but a busy one stretches it many times over: a CI runner at a load
+ * average of 25 on 2 cores took more than 120 s. The limit is only there so a child that hangs
+ * cannot hold the start forever.
+ */
+const INIT_TIMEOUT_MS = 600_000;
 
 export function pgliteStartParams(): string[] {
   return [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
@@ -38,13 +44,17 @@ PGlite.create(dir, { startParams: JSON.parse(params) }).then((db) => db.close())
   process.exit(1);
 });`;
 
-function initInChild(dir: string): Promise<void> {
+/** Creates a new PGlite directory in a child process; rejects when it fails or outlives `timeoutMs`. */
+export function initInChild(dir: string, timeoutMs = INIT_TIMEOUT_MS): Promise<void> {
   const args = ['-e', INIT_SCRIPT, require.resolve('@electric-sql/pglite'), dir, JSON.stringify(pgliteStartParams())];
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { env, timeout: INIT_TIMEOUT_MS }, (error, _stdout, stderr) => {
+    execFile(process.execPath, args, { env, timeout: timeoutMs }, (error, _stdout, stderr) => {
       if (!error) return resolve();
-      reject(new Error(`PGlite could not create ${dir}: ${stderr.trim().slice(-500) || error.message}`));
+      const why = error.killed
+        ? `initdb did not finish within ${timeoutMs / 1000} s`
+        : stderr.trim().slice(-500) || error.message;
+      reject(new Error(`PGlite could not create ${dir}: ${why}`));
     });
   });
 }
