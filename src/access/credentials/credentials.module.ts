@@ -98,7 +98,11 @@ export class CredentialsModule {
         },
         { provide: CREDENTIAL_GATE, inject: [GATE], useFactory: (gate: Gate): CredentialGate => gate.gate },
         // A key's hash is remembered beside its cached credential, and leaves with it.
-        { provide: KEY_HASHES, inject: [GATE], useFactory: (gate: Gate): KeyHashes => gate.cache ?? UNCACHED_KEY_HASHES },
+        {
+          provide: KEY_HASHES,
+          inject: [GATE],
+          useFactory: (gate: Gate): KeyHashes => gate.cache ?? UNCACHED_KEY_HASHES,
+        },
       ],
       exports: [CREDENTIAL_GATE, CREDENTIAL_REVOCATIONS, KEY_HASHES, ApiKeyLookup],
     };
