@@ -6,6 +6,7 @@ import { DomainError } from '../shared/domain-error';
 import { AUTH_SETTINGS, AuthSettings } from '../platform/config/auth.settings';
 import { environmentOfKey, hashApiKey } from '../shared/api-key';
 import { CREDENTIAL_GATE, CredentialGate } from './credentials/credential-gate';
+import { KEY_HASHES, KeyHashes } from './credentials/key-hashes';
 import { Principal } from '../shared/principal';
 import { READ_MODEL_STATUS, type ReadModelStatus } from '../eventsourcing/read-model-status.port';
 import { ApiKeyLookup, KeyCredential } from '../api-keys/read/api-key.lookup';
@@ -41,14 +42,18 @@ export interface Authentication {
 @Injectable()
 export class Authenticator {
   private readonly adminHash: Buffer | null;
+  /** ADMIN_API_KEY → its hash: the key is in memory anyway, so it is not hashed on every request. */
+  private readonly adminKeyHashes = new Map<string, string>();
 
   constructor(
     @Inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
     @Inject(CREDENTIAL_GATE) private readonly gate: CredentialGate,
     @Inject(READ_MODEL_STATUS) private readonly readModels: ReadModelStatus,
     private readonly lookup: ApiKeyLookup,
+    @Inject(KEY_HASHES) private readonly hashes: KeyHashes,
   ) {
     this.adminHash = settings.adminApiKey ? Buffer.from(hashApiKey(settings.adminApiKey), 'hex') : null;
+    if (settings.adminApiKey) this.adminKeyHashes.set(settings.adminApiKey, hashApiKey(settings.adminApiKey));
   }
 
   /** `ahead`: read along with the credential when the key turns out valid (it is dropped otherwise). */
@@ -83,7 +88,7 @@ export class Authenticator {
         ),
       );
     }
-    const hash = hashApiKey(key);
+    const hash = this.adminKeyHashes.get(key) ?? this.hashes.hashOf(key);
     if (this.adminHash && timingSafeEqual(this.adminHash, Buffer.from(hash, 'hex'))) {
       const { decision, readAhead } = await this.gate.consumeReadingAhead(`key:${ENV_ADMIN_KEY_ID}`, ahead);
       return {
@@ -107,6 +112,7 @@ export class Authenticator {
       return fail('This API key has expired');
     // Read ahead only with the credential of the first lookup (a key found again after a restore is rare).
     const readAhead = found.credential ? found.readAhead : undefined;
+    if (found.credential) this.hashes.remember(key, hash);
     return {
       principal: { keyId: credential.keyId, accountId: credential.accountId, scopes: credential.scopes, environment },
       error: null,

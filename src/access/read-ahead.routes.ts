@@ -1,32 +1,45 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ReadAhead, ReadAheadResult, readHash, readString } from '../infrastructure/read-model/read-ahead';
+import {
+  ReadAhead,
+  ReadAheadResult,
+  ReadAheadValue,
+  readHash,
+  readString,
+} from '../infrastructure/read-model/read-ahead';
+import { decodedRecord } from '../infrastructure/read-model/caching.read-model-store';
 import { GATE_READ_MODEL_STORE, ReadModelStore } from '../infrastructure/read-model/read-model-store.port';
 import type { Principal } from '../shared/principal';
 import { accountOf, gatewayScopeOf } from '../platform/http/request-context';
 import { accountKeys } from '../accounts/projections/accounts.projection';
 import { trunkKeys } from '../trunks/projections/trunk-view';
 import { accountFromRecord } from '../accounts/read/accounts.queries';
-import { gatewayTrunkOf } from '../trunks/read/gateway.queries';
+import { gatewayTrunkFrom, gatewayTrunkInScope } from '../trunks/read/gateway.queries';
 import { READ_SETTINGS, ReadSettings } from '../trunks/read/read.settings';
-import { trunkDetailOf } from '../trunks/read/trunk.queries';
+import { ownedDetail, trunkDetailFrom } from '../trunks/read/trunk.queries';
 
 type Params = Record<string, string>;
 
-interface ReadAheadRoute {
+interface ReadAheadRoute<D = unknown> {
   /** The one record the request reads, or null when it reads something else (e.g. with as_of). */
   read(params: Params, query: Record<string, unknown>): ReadAhead | null;
   /**
-   * The 200 body, built from the record read ahead by the same function the route's query
-   * handler uses; null (or a refusal thrown) leaves the answer to the handler.
+   * What the answer is built from, the same for every caller: the record decoded and its body
+   * built, by the functions the route's query handler uses. Kept with this instance's copy of the
+   * record (RecordCache.decoded()), so one function per route for the life of the instance.
    */
-  answer(record: Record<string, string> | string | null, principal: Principal): object | null;
+  decode(record: ReadAheadValue): D;
+  /** The 200 body for this caller; null (or a refusal thrown) leaves the answer to the handler. */
+  answer(decoded: D, principal: Principal): object | null;
 }
 
 /** The record a request reads, and how to answer from it (null: the handler answers). */
 export interface PlannedRead {
   spec: ReadAhead;
-  answer: ReadAheadRoute['answer'] | null;
+  route: ReadAheadRoute | null;
 }
+
+/** One route's functions, typed together (decode's result is what answer takes). */
+const readAheadRoute = <D>(entry: ReadAheadRoute<D>): ReadAheadRoute => entry as ReadAheadRoute;
 
 /**
  * The GET routes whose handler reads exactly one read-model record named by the path: the
@@ -48,22 +61,23 @@ export class ReadAheadRoutes {
     @Inject(GATE_READ_MODEL_STORE) private readonly store: ReadModelStore,
   ) {
     this.routes = {
-      '/v1/accounts/:id': {
+      '/v1/accounts/:id': readAheadRoute({
         read: (params) => ({ kind: 'hash', key: accountKeys.account(params.id) }),
-        answer: (record) => accountFromRecord(typeof record === 'object' && record !== null ? record : {}),
-      },
+        decode: (record) => accountFromRecord(typeof record === 'object' && record !== null ? record : {}),
+        answer: (account) => account,
+      }),
       // With as_of the trunk comes from its history in the event store instead.
-      '/v1/trunks/:id': {
+      '/v1/trunks/:id': readAheadRoute({
         read: (params, query) =>
           query.as_of === undefined ? { kind: 'string', key: trunkKeys.trunk(params.id) } : null,
-        answer: (record, principal) =>
-          trunkDetailOf(typeof record === 'string' ? record : null, accountOf({ principal }), settings.sipDomain),
-      },
-      '/v1/gateway/trunks/:sip_username': {
+        decode: (record) => trunkDetailFrom(typeof record === 'string' ? record : null, settings.sipDomain),
+        answer: (trunk, principal) => ownedDetail(trunk, accountOf({ principal })),
+      }),
+      '/v1/gateway/trunks/:sip_username': readAheadRoute({
         read: (params) => ({ kind: 'string', key: trunkKeys.gateway(params.sip_username) }),
-        answer: (record, principal) =>
-          gatewayTrunkOf(typeof record === 'string' ? record : null, gatewayScopeOf({ principal }), settings),
-      },
+        decode: (record) => gatewayTrunkFrom(typeof record === 'string' ? record : null, settings),
+        answer: (trunk, principal) => gatewayTrunkInScope(trunk, gatewayScopeOf({ principal })),
+      }),
     };
   }
 
@@ -83,7 +97,7 @@ export class ReadAheadRoutes {
     const entry = this.routes[route];
     const spec = entry?.read((params ?? {}) as Params, (query ?? {}) as Record<string, unknown>);
     if (!spec) return undefined;
-    return { spec, answer: url.includes('?') ? null : entry.answer };
+    return { spec, route: url.includes('?') ? null : entry };
   }
 
   /**
@@ -96,15 +110,17 @@ export class ReadAheadRoutes {
     ahead: ReadAheadResult | undefined,
     principal: Principal,
   ): Promise<{ body: object | null; read: ReadAheadResult | undefined }> {
-    const { spec, answer } = planned;
-    if (!answer) return { body: null, read: ahead };
+    const { spec, route: entry } = planned;
+    if (!entry) return { body: null, read: ahead };
     const record =
       spec.kind === 'hash'
         ? await readHash(this.store, spec.key, ahead)
         : await readString(this.store, spec.key, ahead);
     const read = ahead ?? new ReadAheadResult(spec, record);
     try {
-      return { body: answer(record, principal), read };
+      // Decoded once per copy of the record this instance holds; the caller's checks every time.
+      const decoded = decodedRecord(this.store, spec.kind, spec.key, record, entry.decode);
+      return { body: entry.answer(decoded, principal), read };
     } catch {
       // A refusal (e.g. a key without an account): the handler raises it in the error envelope.
       return { body: null, read };

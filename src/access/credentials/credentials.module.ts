@@ -17,6 +17,7 @@ import { CachedCredentialGate } from './cached.credential-gate';
 import { CredentialCache } from './credential-cache';
 import { CREDENTIAL_GATE, CredentialGate } from './credential-gate';
 import { CredentialRevocations } from './credential-revocations';
+import { KEY_HASHES, KeyHashes, UNCACHED_KEY_HASHES } from './key-hashes';
 import { RedisCredentialGate } from './redis.credential-gate';
 import { StoreCredentialGate } from './store.credential-gate';
 
@@ -96,8 +97,14 @@ export class CredentialsModule {
             ),
         },
         { provide: CREDENTIAL_GATE, inject: [GATE], useFactory: (gate: Gate): CredentialGate => gate.gate },
+        // A key's hash is remembered beside its cached credential, and leaves with it.
+        {
+          provide: KEY_HASHES,
+          inject: [GATE],
+          useFactory: (gate: Gate): KeyHashes => gate.cache ?? UNCACHED_KEY_HASHES,
+        },
       ],
-      exports: [CREDENTIAL_GATE, CREDENTIAL_REVOCATIONS, ApiKeyLookup],
+      exports: [CREDENTIAL_GATE, CREDENTIAL_REVOCATIONS, KEY_HASHES, ApiKeyLookup],
     };
   }
 }

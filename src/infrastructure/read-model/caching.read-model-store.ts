@@ -1,5 +1,5 @@
 import type { IndexPage, IndexPosition, Order, Page, ReadModelStore, WriteOp } from './read-model-store.port';
-import type { RecordCache } from './record-cache';
+import type { CachedRecord, RecordCache } from './record-cache';
 
 /**
  * A read-model store whose single-record reads (`get`, `hgetall` of the keys the cache covers)
@@ -37,6 +37,11 @@ export class CachingReadModelStore implements ReadModelStore {
       this.cache.set('hash', key, value, ticket);
       return value;
     });
+  }
+
+  /** RecordCache.decoded() for the keys the cache covers; `decode(value)` for the others. */
+  decoded<T>(kind: 'string' | 'hash', key: string, value: CachedRecord, decode: (value: CachedRecord) => T): T {
+    return this.cache.covers(key) ? this.cache.decoded(kind, key, value, decode) : decode(value);
   }
 
   mget(keys: string[]): Promise<(string | null)[]> {
@@ -87,4 +92,18 @@ export class CachingReadModelStore implements ReadModelStore {
   close(): Promise<void> {
     return this.inner.close();
   }
+}
+
+/**
+ * `decode(value)` of the record at `key`, kept with this instance's copy when `store` keeps
+ * copies (RecordCache.decoded()), computed afresh otherwise.
+ */
+export function decodedRecord<T>(
+  store: ReadModelStore,
+  kind: 'string' | 'hash',
+  key: string,
+  value: CachedRecord,
+  decode: (value: CachedRecord) => T,
+): T {
+  return store instanceof CachingReadModelStore ? store.decoded(kind, key, value, decode) : decode(value);
 }

@@ -19,6 +19,9 @@ export interface RecordCacheOptions {
 interface Entry {
   value: CachedRecord;
   expiresAtMs: number;
+  /** What `decoder` made of `value` (decoded()): kept with the copy, and gone with it. */
+  decoder?: (value: CachedRecord) => unknown;
+  decoded?: unknown;
 }
 
 /**
@@ -34,6 +37,12 @@ interface Entry {
  * Fills race drops: a read that started before a drop may return the value from before the
  * write, so a fill carries the generation taken before its read (ticket) and is refused when any
  * drop happened since.
+ *
+ * A copy also keeps what the gate made of it (a record decoded from its JSON, the body built
+ * from it: decoded()), so that is done once per copy instead of once per request. It is a
+ * memo of the value the caller holds, never a read: it answers only for the very value in the
+ * copy, and leaves with the copy (drop, clear, TTL, eviction), so it can be no staler than the
+ * copy itself. It counts against maxChars as much again as the copy's text.
  */
 export class RecordCache {
   private readonly entries: LRUCache<string, Entry>;
@@ -45,7 +54,7 @@ export class RecordCache {
     this.entries = new LRUCache<string, Entry>({
       max: options.maxEntries,
       maxSize: options.maxChars,
-      sizeCalculation: (entry, key) => key.length + sizeOf(entry.value),
+      sizeCalculation: (entry, key) => key.length + sizeOf(entry.value) * (entry.decoder ? 2 : 1),
     });
     this.now = options.now ?? Date.now;
     this.usable = options.usable ?? (() => true);
@@ -82,6 +91,24 @@ export class RecordCache {
     this.entries.set(slotOf(kind, key), { value: copy, expiresAtMs: this.now() + this.options.ttlMs });
   }
 
+  /**
+   * `decode(value)`, computed once per copy: when `value` is this instance's copy of `key` (the
+   * same text, or the same frozen hash it handed out), the result is kept beside the copy and
+   * returned frozen, shared by every caller, until the copy goes. Any other value (read from the
+   * store, or a copy already replaced) is decoded afresh. A decoder that throws keeps nothing.
+   * Each decoder must be one function for the life of the cache (it names the memo).
+   */
+  decoded<T>(kind: 'string' | 'hash', key: string, value: CachedRecord, decode: (value: CachedRecord) => T): T {
+    const slot = slotOf(kind, key);
+    const entry = this.entries.peek(slot);
+    if (!entry || entry.value !== value) return decode(value);
+    if (entry.decoder === decode) return entry.decoded as T;
+    const decoded = deepFreeze(decode(value));
+    // A new entry object, so that lru-cache counts its size again; same value, same expiry.
+    this.entries.set(slot, { ...entry, decoder: decode as (value: CachedRecord) => unknown, decoded });
+    return decoded;
+  }
+
   /** Drops the copies of `keys` (both kinds) and refuses fills of reads already under way. */
   drop(keys: readonly string[]): void {
     this.generation += 1;
@@ -112,4 +139,11 @@ function sizeOf(value: CachedRecord): number {
   let size = 1;
   for (const [field, text] of Object.entries(value)) size += field.length + text.length;
   return size;
+}
+
+/** Frozen through and through: a decoded copy is shared by every request that reads it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const field of Object.values(value)) deepFreeze(field);
+  return Object.freeze(value);
 }

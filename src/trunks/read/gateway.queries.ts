@@ -52,11 +52,21 @@ export function gatewayTrunkOf(
   accountId: string | null,
   settings: ReadSettings,
 ): GatewayTrunk | null {
+  return gatewayTrunkInScope(gatewayTrunkFrom(raw, settings), accountId);
+}
+
+/** The record decoded and the lookup's answer built, for any account (null when missing). */
+export function gatewayTrunkFrom(raw: string | null, settings: ReadSettings): GatewayTrunk | null {
   const record = gatewayRecordCodec.decode(raw);
-  if (!record || (accountId !== null && record.account_id !== accountId)) return null;
+  if (!record) return null;
   return {
     ...record,
     sip_target: sipTargetOf(record, settings.sipRoutes),
     allowed_cidrs: allowedCidrsOf(record.allowed_addresses),
   };
+}
+
+/** The trunk when `accountId` may look it up (null: any account); null otherwise. */
+export function gatewayTrunkInScope(trunk: GatewayTrunk | null, accountId: string | null): GatewayTrunk | null {
+  return trunk && (accountId === null || trunk.account_id === accountId) ? trunk : null;
 }

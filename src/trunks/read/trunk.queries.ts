@@ -92,8 +92,24 @@ export class GetTrunkHandler implements IQueryHandler<GetTrunk, TrunkDetailDto> 
 
 /** The trunk as served from its read-model record; null when missing or another account's. */
 export function trunkDetailOf(raw: string | null, accountId: string, sipDomain: string): TrunkDetailDto | null {
+  return ownedDetail(trunkDetailFrom(raw, sipDomain), accountId);
+}
+
+/** A trunk as served, with the account it belongs to: what trunkDetailOf decides from. */
+export interface OwnedTrunkDetail {
+  accountId: string;
+  detail: TrunkDetailDto;
+}
+
+/** The record decoded and the body built, for any account (null when missing). */
+export function trunkDetailFrom(raw: string | null, sipDomain: string): OwnedTrunkDetail | null {
   const view = trunkViewCodec.decode(raw);
-  return view && view.account_id === accountId ? detailOf(view, sipDomain) : null;
+  return view ? { accountId: view.account_id, detail: detailOf(view, sipDomain) } : null;
+}
+
+/** The detail when the trunk is `accountId`'s; null otherwise. */
+export function ownedDetail(trunk: OwnedTrunkDetail | null, accountId: string): TrunkDetailDto | null {
+  return trunk && trunk.accountId === accountId ? trunk.detail : null;
 }
 
 export function detailOf(v: TrunkView, sipDomain: string): TrunkDetailDto {

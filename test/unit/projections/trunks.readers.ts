@@ -61,7 +61,8 @@ export const gatewayRecord = (overrides: Partial<GatewayRecord> = {}): GatewayTr
   const record = projectedRecord(overrides);
   return { ...record, sip_target: null, allowed_cidrs: allowedCidrsOf(record.allowed_addresses) };
 };
-const projectedRecord = (overrides: Partial<GatewayRecord>): GatewayRecord => ({
+/** The gateway record as the projection stores it. */
+export const projectedRecord = (overrides: Partial<GatewayRecord> = {}): GatewayRecord => ({
   trunk_id: 'conn_1',
   account_id: 'acct_1',
   sip_username: 'main-line',

@@ -1,5 +1,6 @@
 import { CredentialCache } from '../../../src/access/credentials/credential-cache';
 import type { KeyCredential } from '../../../src/api-keys/read/api-key.lookup';
+import { hashApiKey } from '../../../src/shared/api-key';
 
 const credential = (keyId: string, revoked = false): KeyCredential => ({
   keyId,
@@ -69,5 +70,59 @@ describe('CredentialCache', () => {
     c.set('h1', credential('key_1'), c.ticket());
     expect(c.enabled).toBe(false);
     expect(c.get('h1')).toBeUndefined();
+  });
+
+  describe('hashes of presented keys', () => {
+    const key = (n: number) => `sk_live_${String(n).padStart(32, '0')}`;
+
+    it('hashes a key it does not remember, exactly as hashApiKey', () => {
+      const c = cache();
+      expect(c.hashOf(key(1))).toBe(hashApiKey(key(1)));
+      expect(c.rememberedKeys).toBe(0);
+    });
+
+    it('remembers a key only beside its cached credential', () => {
+      const c = cache();
+      c.remember(key(1), hashApiKey(key(1)));
+      expect(c.rememberedKeys).toBe(0);
+      c.set(hashApiKey(key(1)), credential('key_1'), c.ticket());
+      c.remember(key(1), hashApiKey(key(1)));
+      expect(c.rememberedKeys).toBe(1);
+      expect(c.hashOf(key(1))).toBe(hashApiKey(key(1)));
+    });
+
+    it('lets the key go with its credential: revocation, clear, TTL, eviction', () => {
+      const c = cache(10_000, 2);
+      const keep = (n: number) => {
+        c.set(hashApiKey(key(n)), credential(`key_${n}`), c.ticket());
+        c.remember(key(n), hashApiKey(key(n)));
+      };
+      keep(1);
+      c.forget(hashApiKey(key(1)));
+      expect(c.rememberedKeys).toBe(0);
+      keep(2);
+      c.clear();
+      expect(c.rememberedKeys).toBe(0);
+      keep(3);
+      now += 10_000;
+      expect(c.get(hashApiKey(key(3)))).toBeUndefined();
+      expect(c.rememberedKeys).toBe(0);
+      keep(4);
+      keep(5);
+      keep(6);
+      expect([c.size, c.rememberedKeys]).toEqual([2, 2]);
+      expect(c.hashOf(key(4))).toBe(hashApiKey(key(4)));
+    });
+
+    it('drops the key when its credential is replaced, until it is accepted again', () => {
+      const c = cache();
+      const hash = hashApiKey(key(1));
+      c.set(hash, credential('key_1'), c.ticket());
+      c.remember(key(1), hash);
+      // A new lookup replaces the entry (e.g. after a TTL race): the key is not carried over.
+      c.set(hash, credential('key_1', true), c.ticket());
+      expect(c.rememberedKeys).toBe(0);
+      expect(c.hashOf(key(1))).toBe(hash);
+    });
   });
 });
