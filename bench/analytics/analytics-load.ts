@@ -25,7 +25,12 @@ export function benchTrunks(count: number): BenchTrunk[] {
  * What validation turns a generated record into, without validating: the generator's records are
  * valid by construction, and validation would cost as much again as generating them.
  */
-function enrich(r: CallRecordInput, accountId: string, provider: string, shortSipTrace: boolean): EnrichedCallRecord {
+export function enrich(
+  r: CallRecordInput,
+  accountId: string,
+  provider: string,
+  shortSipTrace: boolean,
+): EnrichedCallRecord {
   const start = new Date(r.start_time);
   const end = r.end_time === undefined ? null : new Date(r.end_time);
   const trace = r.sip_trace ?? null;

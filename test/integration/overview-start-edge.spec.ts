@@ -58,7 +58,7 @@ describe('the overview keeps its start edge like its whole hours', () => {
     await insertCalls(ch, 0, 600);
     spied = Object.create(ch) as ClickHouseExecutor;
     spied.query = (sql, params) => {
-      if (sql.includes('FROM call_records ')) reads.push(params ?? {});
+      if (sql.includes('FROM call_overview_rows ')) reads.push(params ?? {});
       return ch.query(sql, params);
     };
   });

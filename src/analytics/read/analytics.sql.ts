@@ -1,7 +1,7 @@
 import {
   AGGREGATES,
   type AggregateName,
-  CALL_RECORDS,
+  CALL_OVERVIEW_ROWS,
   CALL_STATS_DAILY,
   CALL_STATS_HOURLY,
   SIGNALLING_SUMS,
@@ -20,8 +20,9 @@ import { rejectionCountsSql } from '../../rejections/read/rejection-counts';
  * (0 where a branch has none), codec counts and trunk names.
  *
  * Sources, so any instant range is exact: whole UTC days from the daily tables, the other whole
- * hours from the hourly ones, the partial hours at the range's edges from the raw records (read
- * in one scan for the sums and the latency bins, without FINAL, weighted by sign as the views
+ * hours from the hourly ones, the partial hours at the range's edges from the raw records (their
+ * narrow copy call_overview_rows, migration 8: every row call_records is given, cancel rows
+ * included; read in one scan for the sums and the latency bins, weighted by sign as the views
  * aggregate them). Without a trunk filter the totals, buckets, histogram and failure classes come
  * from the account-level rollups (migration 4).
  */
@@ -70,6 +71,8 @@ function branch(kind: string, key: string, pos: string, exprs: Exprs, rest: stri
     ${exprs.names ?? `CAST([], 'Array(String)')`} AS names, ${exprs.edge ?? '0'} AS edge ${rest}`;
 }
 
+/** The raw rows of the partial edge hours: call_records narrowed to what the edges read (migration 8). */
+const EDGE_ROWS = CALL_OVERVIEW_ROWS.name;
 const at = (name: string) => `toDateTime({${name}:Int64}, 'UTC')`;
 const trunkFilter = (withTrunk: boolean) => (withTrunk ? 'AND trunk_id = {trunk:String}' : '');
 const ACCOUNT = 'account_id = {account:String}';
@@ -134,7 +137,7 @@ function rawEdges(hourly: boolean, withTrunk: boolean): string {
     `multiIf(${binned}, latency_bin, ${is(bucket)}, toUnixTimestamp(${bucket}), 0)`,
     // A bin's count is its latency_calls (the same aggregate: ClickHouse computes it once).
     { ...RAW, calls: `if(${binned}, ${RAW.latency_calls}, ${RAW.calls})`, edge: EDGE },
-    `FROM ${CALL_RECORDS.name} WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
+    `FROM ${EDGE_ROWS} WHERE ${RAW_EDGES} ${trunkFilter(withTrunk)}
      GROUP BY GROUPING SETS ((edge), (edge, trunk_id), (edge, ${bucket}), (edge, failure_class), (edge, sip_code),
        (edge, ${bucket}, latency_bin))`,
   );
@@ -172,7 +175,7 @@ const NO_NAMES = "CAST([], 'Array(String)')";
  */
 function trunkPercentilesBranch(hourly: boolean, filter: string, table: (name: AggregateName) => string): string {
   const rawBucket = hourly ? 'toStartOfHour(start_time)' : 'toStartOfDay(start_time)';
-  const edges = `SELECT trunk_id, toUInt32(toUnixTimestamp(${rawBucket})) AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${CALL_RECORDS.name}
+  const edges = `SELECT trunk_id, toUInt32(toUnixTimestamp(${rawBucket})) AS b, latency_bin AS bin, toInt64(sign) AS n FROM ${EDGE_ROWS}
        WHERE ${RAW_EDGES} AND ${HAS_LATENCY} ${filter}`;
   return `SELECT 'pct' AS kind, toString(trunk_id) AS key, b AS pos, ${QUANTILES} AS v, 0 AS loss, ${NO_CODECS} AS codecs, ${NO_NAMES} AS names, 0 AS edge
     FROM (SELECT trunk_id, b, bin, sum(n) AS n FROM (${wholeHoursBins(hourly, 'trunk_id, ', filter, table)} UNION ALL ${edges})
@@ -301,7 +304,7 @@ export function trunkSeriesSql(hourly: boolean): string {
     `FROM (SELECT trunk_id, toUnixTimestamp(${bucket}) AS b, ${columns} FROM ${table('stats_hourly')}
          WHERE ${ACCOUNT} AND ${WHOLE_HOURS} ${IN_TRUNKS}
        UNION ALL
-       SELECT trunk_id, toUnixTimestamp(${rawBucket}) AS b, ${rawColumns} FROM ${CALL_RECORDS.name}
+       SELECT trunk_id, toUnixTimestamp(${rawBucket}) AS b, ${rawColumns} FROM ${EDGE_ROWS}
          WHERE ${RAW_EDGES} ${IN_TRUNKS} GROUP BY trunk_id, b)
      GROUP BY trunk_id, b`,
   );

@@ -107,6 +107,42 @@ export const CALL_RECORDS = defineTable('call_records', {
 });
 
 /**
+ * call_records narrowed to the columns the overview's partial edge hours read, typed as there,
+ * every row with its sign, sorted by (account_id, start_time) in granules of 1,024 rows (migration 8).
+ */
+const OVERVIEW_ROW_COLUMNS = [
+  'account_id',
+  'start_time',
+  'sign',
+  'trunk_id',
+  'status',
+  'duration_seconds',
+  'carrier_lag_ms',
+  'ai_latency_ms',
+  'gateway_processing_ms',
+  'total_latency_ms',
+  'latency_bin',
+  'packet_loss_percent',
+  'jitter_ms',
+  'codec_group',
+  'invite_at',
+  'ringing_at',
+  'answered_at',
+  'sip_code',
+  'failure_class',
+  'answered',
+  'billable_seconds',
+  'mos',
+] as const satisfies readonly ColumnOf<typeof CALL_RECORDS>[];
+export const CALL_OVERVIEW_ROWS = defineTable(
+  'call_overview_rows',
+  Object.fromEntries(OVERVIEW_ROW_COLUMNS.map((name) => [name, CALL_RECORDS.columns[name]])) as Record<
+    (typeof OVERVIEW_ROW_COLUMNS)[number],
+    string
+  >,
+);
+
+/**
  * The highest position whose INSERT returned, one row per feed (FEED_HORIZON_IDS): a feed serves
  * positions up to it (migration 6).
  */
@@ -234,6 +270,7 @@ export const SCHEMA_MIGRATIONS = defineTable('schema_migrations', {
 /** Every table the migrations leave behind (materialized views aside), which the schema test compares. */
 export const CLICKHOUSE_TABLES: readonly ClickHouseTable[] = [
   CALL_RECORDS,
+  CALL_OVERVIEW_ROWS,
   CALL_FEED_HORIZON,
   CALL_REJECTIONS,
   TRUNK_DIMENSION,

@@ -6,6 +6,7 @@ import { ACCOUNT_ROLLUPS_MIGRATION } from './004-account-rollups';
 import { TALK_AND_QUALITY_MIGRATION } from './005-talk-and-quality';
 import { CALL_FEED_MIGRATION } from './006-call-feed';
 import { FAILURE_CODES_MIGRATION } from './007-failure-codes';
+import { OVERVIEW_ROWS_MIGRATION } from './008-overview-rows';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -21,4 +22,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
   TALK_AND_QUALITY_MIGRATION,
   CALL_FEED_MIGRATION,
   FAILURE_CODES_MIGRATION,
+  OVERVIEW_ROWS_MIGRATION,
 ];
