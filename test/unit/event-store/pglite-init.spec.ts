@@ -14,7 +14,9 @@ describe('creating a PGlite directory in a child process', () => {
   it('says the deadline passed when the child outlives it, and leaves no directory behind as ready', async () => {
     const dir = join(root, 'events');
     // 1 ms: the child cannot even load PGlite in that time, so it is killed by the deadline.
-    await expect(initInChild(dir, 1)).rejects.toThrow(`PGlite could not create ${dir}: initdb did not finish within 0.001 s`);
+    await expect(initInChild(dir, 1)).rejects.toThrow(
+      `PGlite could not create ${dir}: initdb did not finish within 0.001 s`,
+    );
     expect(existsSync(join(dir, 'PG_VERSION'))).toBe(false);
   });
 });
