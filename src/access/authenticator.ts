@@ -42,8 +42,6 @@ export interface Authentication {
 @Injectable()
 export class Authenticator {
   private readonly adminHash: Buffer | null;
-  /** ADMIN_API_KEY → its hash: the key is in memory anyway, so it is not hashed on every request. */
-  private readonly adminKeyHashes = new Map<string, string>();
 
   constructor(
     @Inject(AUTH_SETTINGS) private readonly settings: AuthSettings,
@@ -53,7 +51,6 @@ export class Authenticator {
     @Inject(KEY_HASHES) private readonly hashes: KeyHashes,
   ) {
     this.adminHash = settings.adminApiKey ? Buffer.from(hashApiKey(settings.adminApiKey), 'hex') : null;
-    if (settings.adminApiKey) this.adminKeyHashes.set(settings.adminApiKey, hashApiKey(settings.adminApiKey));
   }
 
   /** `ahead`: read along with the credential when the key turns out valid (it is dropped otherwise). */
@@ -88,7 +85,9 @@ export class Authenticator {
         ),
       );
     }
-    const hash = this.adminKeyHashes.get(key) ?? this.hashes.hashOf(key);
+    // Every key is hashed (or its memo read) before any comparison: the admin key is told by its
+    // hash, compared in constant time, never by comparing the presented key with it.
+    const hash = this.hashes.hashOf(key);
     if (this.adminHash && timingSafeEqual(this.adminHash, Buffer.from(hash, 'hex'))) {
       const { decision, readAhead } = await this.gate.consumeReadingAhead(`key:${ENV_ADMIN_KEY_ID}`, ahead);
       return {
