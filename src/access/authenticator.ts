@@ -99,12 +99,19 @@ export class Authenticator {
     }
     const found = await this.gate.lookupAndConsume(hash, clientBucket, ahead);
     const { decision } = found;
-    const credential = found.credential ?? (await this.lookUpAgain(hash));
     const fail = (message: string): Authentication => ({
       principal: null,
       error: new DomainError('unauthorized', message),
       decision,
     });
+    let credential: KeyCredential | null;
+    try {
+      credential = found.credential ?? (await this.lookUpAgain(hash));
+    } catch (error) {
+      // The request was counted: its 503 carries the rate headers like any other answer.
+      if (error instanceof DomainError) return { principal: null, error, decision };
+      throw error;
+    }
     if (!credential || credential.environment !== environment) return fail('Invalid API key');
     if (credential.revoked) return fail('This API key has been revoked');
     if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime())
