@@ -147,7 +147,9 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
   async restoring(): Promise<boolean> {
     // Not fed to the watch: a lagging projection on a busy machine is not a restore begun or
     // ended (only the watch's own check, while a restore is believed under way, ends one).
-    return (await this.restoringCause()) !== null;
+    const cause = await this.restoringCause();
+    if (cause !== null) this.logRestoring(cause, 'read models restoring: a key or trunk missing now is answered 503');
+    return cause !== null;
   }
 
   /** Taken when a request starts, from memory: what restoringSince compares with. */
@@ -165,16 +167,16 @@ export class ReadModels implements ReadModelStatus, ReadYourWrites, OnApplicatio
     // A restore seen beginning or ending while the check ran counts too.
     if (cause === null && this.restores.changedSince(mark)) cause = this.restores.cause;
     if (cause === null) return false;
-    // At most once a second: an operator sees why misses were answered 503, not every one of them.
-    const now = Date.now();
-    if (now - this.loggedAtMs >= 1000) {
-      this.loggedAtMs = now;
-      this.logger.warn(
-        { cause, restore_generation: this.restores.mark().generation },
-        'a miss answered 503: read models restoring',
-      );
-    }
+    this.logRestoring(cause, 'a miss answered 503: read models restoring');
     return true;
+  }
+
+  /** At most once a second: an operator sees why requests were answered 503, not every one of them. */
+  private logRestoring(cause: string, message: string): void {
+    const now = Date.now();
+    if (now - this.loggedAtMs < 1000) return;
+    this.loggedAtMs = now;
+    this.logger.warn({ cause, restore_generation: this.restores.mark().generation }, message);
   }
 
   /** Why the read models count as restoring now (null: they do not). */
