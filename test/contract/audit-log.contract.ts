@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditLogReader, AuditRead } from '../../src/eventsourcing/audit-log.port';
-import type { EventStore, GlobalPosition, StoredEvent } from '../../src/infrastructure/event-store/event-store.port';
+import {
+  comparePositions,
+  type EventStore,
+  type GlobalPosition,
+  type StoredEvent,
+} from '../../src/infrastructure/event-store/event-store.port';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
+import { until } from '../support/free-port';
 
 export interface AuditLogFixture {
   store: EventStore;
@@ -28,6 +35,23 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
         'any',
       );
 
+    /**
+     * Resolves once an event at `position` is visible to readers. Like readAll, the log returns
+     * only events below the oldest running transaction, so that a cursor never passes a late
+     * commit; on a shared PostgreSQL that includes other clients' transactions (the rest of the
+     * suite), so an event appended a moment ago may not be readable yet.
+     */
+    async function visible(position: GlobalPosition): Promise<void> {
+      await until(
+        'the appended events are visible to readers',
+        async () => {
+          const last = await fixture.store.lastPosition();
+          return last !== null && comparePositions(last, position) >= 0;
+        },
+        SETTLE_DEADLINE_MS,
+      );
+    }
+
     async function readAll(query: Omit<AuditRead, 'after' | 'limit'>, limit: number): Promise<StoredEvent[]> {
       const found: StoredEvent[] = [];
       let after: GlobalPosition | null = null;
@@ -43,16 +67,18 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
     it("returns only the account's events, in global order, strictly after the cursor, up to the limit", async () => {
       const [mine, theirs] = [`acct_${randomUUID().slice(0, 8)}`, `acct_${randomUUID().slice(0, 8)}`];
       const written: string[] = [];
+      let last: GlobalPosition | null = null;
       for (let i = 0; i < 7; i += 1) {
         await append(`trunk-${mine}-${i % 3}`, mine);
         await append(`trunk-${theirs}-${i % 2}`, theirs);
-        await fixture.store.append(
+        ({ position: last } = await fixture.store.append(
           `reservation-${mine}-${i}`,
           [{ id: randomUUID(), type: 'Reserved', data: { owner_id: mine } }],
           'any',
-        );
+        ));
         written.push(`trunk-${mine}-${i % 3}`);
       }
+      await visible(last!);
       const all = await readAll({ accountId: mine, filter: {} }, 3);
       expect(all.map((e) => e.streamId)).toEqual(written);
       expect(all.every((e) => (e.data as { account_id: string }).account_id === mine)).toBe(true);
@@ -72,7 +98,7 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
       const middle = new Date();
       await new Promise((resolve) => setTimeout(resolve, 20));
       await append(`trunk-${account}-1`, account, 'TrunkUpdated', 'key_b');
-      await append(`trunk-${account}-2`, account, 'TrunkCreated', 'key_a');
+      await visible((await append(`trunk-${account}-2`, account, 'TrunkCreated', 'key_a')).position);
       const types = (filter: AuditRead['filter']) =>
         readAll({ accountId: account, filter }, 100).then((events) =>
           events.map((e) => `${e.streamId.split('-')[0]}:${e.type}`),
@@ -93,22 +119,28 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
 
     it('pages through the log of an account while it is written to, skipping and repeating nothing', async () => {
       const account = `acct_${randomUUID().slice(0, 8)}`;
+      const positions: GlobalPosition[] = [];
       const writers = Promise.all(
         Array.from({ length: 4 }, async (_, w) => {
-          for (let i = 0; i < 10; i += 1) await append(`trunk-${account}-${w}`, account);
+          for (let i = 0; i < 10; i += 1) positions.push((await append(`trunk-${account}-${w}`, account)).position);
         }),
       );
       const seen: StoredEvent[] = [];
       let after: GlobalPosition | null = null;
       let done = false;
-      void writers.then(() => (done = true));
+      // Done once every write returned and is visible to readers: only then may two empty pages end the read.
+      const finished = writers.then(() => visible(positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b))));
+      void finished.then(
+        () => (done = true),
+        () => (done = true),
+      );
       for (let quiet = 0; quiet < 2;) {
         const page = await fixture.reader.read({ accountId: account, after, limit: 5, filter: {} });
         seen.push(...page);
         if (page.length > 0) after = page[page.length - 1].position;
         quiet = done && page.length === 0 ? quiet + 1 : 0;
       }
-      await writers;
+      await finished;
       expect(seen).toHaveLength(40);
       expect(new Set(seen.map((e) => e.id)).size).toBe(40);
     });
