@@ -104,14 +104,9 @@ export class Authenticator {
       error: new DomainError('unauthorized', message),
       decision,
     });
-    let credential: KeyCredential | null;
-    try {
-      credential = found.credential ?? (await this.lookUpAgain(hash));
-    } catch (error) {
-      // The request was counted: its 503 carries the rate headers like any other answer.
-      if (error instanceof DomainError) return { principal: null, error, decision };
-      throw error;
-    }
+    const again = found.credential ? null : await this.lookUpAgain(hash);
+    if (again instanceof DomainError) return { principal: null, error: again, decision };
+    const credential = found.credential ?? again;
     if (!credential || credential.environment !== environment) return fail('Invalid API key');
     if (credential.revoked) return fail('This API key has been revoked');
     if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime())
@@ -130,11 +125,13 @@ export class Authenticator {
   /**
    * A key the read model does not hold may be missing only for now: after Redis lost its data,
    * keys come back as the replay from the event store reaches them. While that lasts: 503, not
-   * 401. Checked after the first lookup, so a replay that finished in between is seen by one more.
+   * 401, returned like any refusal (not thrown) so that the answer keeps the rate headers of the
+   * request the gate counted. Checked after the first lookup, so a replay that finished in between
+   * is seen by one more.
    */
-  private async lookUpAgain(hash: string): Promise<KeyCredential | null> {
+  private async lookUpAgain(hash: string): Promise<KeyCredential | DomainError | null> {
     if (await this.readModels.restoring()) {
-      throw new DomainError('service_unavailable', 'Read models are being restored; retry shortly', {
+      return new DomainError('service_unavailable', 'Read models are being restored; retry shortly', {
         retryAfterSeconds: 1,
       });
     }
