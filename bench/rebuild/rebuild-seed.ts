@@ -1,4 +1,4 @@
-import type { EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import type { EventStore, GlobalPosition } from '../../src/infrastructure/event-store/event-store.port';
 import type { SecretBox } from '../../src/infrastructure/secrets/secret-box.port';
 import { progress } from '../lib/bench-main';
 import { accountHistory, type Append, HistoryClock, random } from './rebuild-history';
@@ -9,6 +9,8 @@ export interface SeedOptions {
   writers: number;
   /** Events of one trunk per append (a trunk's next few changes in one round trip, to seed quickly). */
   chunk: number;
+  /** Called with each append's position (a test waits until the last one is visible to readers). */
+  onAppended?: (position: GlobalPosition) => void;
 }
 
 export interface SeedFigures {
@@ -38,7 +40,8 @@ export async function seedHistory(store: EventStore, secrets: SecretBox, options
     const events = a.events.slice(0, remaining);
     remaining -= events.length;
     for (const e of events) byType[e.type] = (byType[e.type] ?? 0) + 1;
-    await store.append(a.stream, events, a.expected);
+    const { position } = await store.append(a.stream, events, a.expected);
+    options.onAppended?.(position);
     if (options.events - remaining - reported >= 100_000) {
       reported = options.events - remaining;
       progress(`seeded ${reported} events`);

@@ -6,8 +6,7 @@ import {
   type GlobalPosition,
   type StoredEvent,
 } from '../../src/infrastructure/event-store/event-store.port';
-import { SETTLE_DEADLINE_MS } from '../support/deadlines';
-import { until } from '../support/free-port';
+import { visible } from '../support/visible-events';
 
 export interface AuditLogFixture {
   store: EventStore;
@@ -35,23 +34,6 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
         'any',
       );
 
-    /**
-     * Resolves once an event at `position` is visible to readers. Like readAll, the log returns
-     * only events below the oldest running transaction, so that a cursor never passes a late
-     * commit; on a shared PostgreSQL that includes other clients' transactions (the rest of the
-     * suite), so an event appended a moment ago may not be readable yet.
-     */
-    async function visible(position: GlobalPosition): Promise<void> {
-      await until(
-        'the appended events are visible to readers',
-        async () => {
-          const last = await fixture.store.lastPosition();
-          return last !== null && comparePositions(last, position) >= 0;
-        },
-        SETTLE_DEADLINE_MS,
-      );
-    }
-
     async function readAll(query: Omit<AuditRead, 'after' | 'limit'>, limit: number): Promise<StoredEvent[]> {
       const found: StoredEvent[] = [];
       let after: GlobalPosition | null = null;
@@ -78,7 +60,7 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
         ));
         written.push(`trunk-${mine}-${i % 3}`);
       }
-      await visible(last!);
+      await visible(fixture.store, last!);
       const all = await readAll({ accountId: mine, filter: {} }, 3);
       expect(all.map((e) => e.streamId)).toEqual(written);
       expect(all.every((e) => (e.data as { account_id: string }).account_id === mine)).toBe(true);
@@ -98,7 +80,7 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
       const middle = new Date();
       await new Promise((resolve) => setTimeout(resolve, 20));
       await append(`trunk-${account}-1`, account, 'TrunkUpdated', 'key_b');
-      await visible((await append(`trunk-${account}-2`, account, 'TrunkCreated', 'key_a')).position);
+      await visible(fixture.store, (await append(`trunk-${account}-2`, account, 'TrunkCreated', 'key_a')).position);
       const types = (filter: AuditRead['filter']) =>
         readAll({ accountId: account, filter }, 100).then((events) =>
           events.map((e) => `${e.streamId.split('-')[0]}:${e.type}`),
@@ -129,7 +111,12 @@ export function auditLogContract(adapterName: string, open: () => Promise<AuditL
       let after: GlobalPosition | null = null;
       let done = false;
       // Done once every write returned and is visible to readers: only then may two empty pages end the read.
-      const finished = writers.then(() => visible(positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b))));
+      const finished = writers.then(() =>
+        visible(
+          fixture.store,
+          positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b)),
+        ),
+      );
       void finished.then(
         () => (done = true),
         () => (done = true),

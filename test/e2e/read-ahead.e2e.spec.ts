@@ -9,6 +9,8 @@ import { GetTrunk, GetTrunkHandler } from '../../src/trunks/read/trunk.queries';
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TEST_REDIS_URL, TestApp } from '../support/test-app';
 import { trunkBody } from '../support/trunk-requests';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
+import { until } from '../support/free-port';
 
 interface Seen {
   source: string;
@@ -99,8 +101,11 @@ describe.each(MODES)("read ahead in the gate's round trip (Redis, $label)", ({ c
       await redis.get(`${mark}:start`);
       await act();
       await redis.get(`${mark}:end`);
-      for (let i = 0; i < 100 && !seen.some((s) => s.args.includes(`${mark}:end`)); i++)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(
+        'the end mark seen by the monitor',
+        async () => seen.some((s) => s.args.includes(`${mark}:end`)),
+        SETTLE_DEADLINE_MS,
+      );
     } finally {
       redis.disconnect();
     }

@@ -1,6 +1,8 @@
 import { ApiClient, expectError } from '../support/http-client';
 import { provisionAccountDirect, startTestApp, TestApp } from '../support/test-app';
 import { customBody } from '../support/trunk-requests';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
+import { until } from '../support/free-port';
 
 /**
  * Records as a SIP gateway sends them (docs/sip-gateway.md): callers as given, signalling times
@@ -421,8 +423,11 @@ describe('call records and rejections from a SIP gateway', () => {
       sip_username: quiet.sip_username,
     }));
     expect((await post(gateway, '/v1/ingest/rejections', refused)).accepted).toBe(2);
-    for (let i = 0; i < 100 && (await alice.get(`/v1/alert-rules/${rule.body.id}`)).body.state !== 'triggered'; i++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(
+      'the alert rule triggered',
+      async () => (await alice.get(`/v1/alert-rules/${rule.body.id}`)).body.state === 'triggered',
+      SETTLE_DEADLINE_MS,
+    ).catch(() => undefined); // the assertion below says what it is
     expect((await alice.get(`/v1/alert-rules/${rule.body.id}`)).body.state).toBe('triggered');
   });
 

@@ -13,6 +13,8 @@ import { alertRuleDecider, alertRuleStream } from '../../src/webhooks/domain/ale
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../../src/webhooks/domain/webhook-delivery.decider';
 import { webhookEndpointDecider, webhookEndpointStream } from '../../src/webhooks/domain/webhook-endpoint.decider';
 import { useIsolatedSchema } from '../support/postgres';
+import { SETTLE_DEADLINE_MS } from '../support/deadlines';
+import { until } from '../support/free-port';
 
 const { url, schema } = useIsolatedSchema('webhooks_it');
 const meta = { actor: 'test' };
@@ -132,8 +134,11 @@ describe('webhooks on PostgreSQL with concurrent writers', () => {
         store,
       );
       await projectionRunner.start();
-      for (let i = 0; i < 200 && (await readModels.zcard(webhookKeys.deliveriesOf(endpointId))) < 5; i++)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(
+        'the five deliveries projected',
+        async () => (await readModels.zcard(webhookKeys.deliveriesOf(endpointId))) >= 5,
+        SETTLE_DEADLINE_MS,
+      ).catch(() => undefined); // the assertions below say what is there
       await projectionRunner.stop();
       const page = await readModels.page(
         webhookKeys.deliveriesOf(endpointId),

@@ -1,5 +1,6 @@
 import { VersionConflictError } from '../../../src/infrastructure/event-store/event-store.port';
 import { CASE, type CaseRegistrar, type ContractContext } from './cases';
+import { visible } from '../../support/visible-events';
 import { expectConflict, headPosition, ids, newEvent, newEvents, newPrefix, readAllOf } from './helpers';
 
 export function appendCases(test: CaseRegistrar, ctx: ContractContext): void {
@@ -20,10 +21,11 @@ export function appendCases(test: CaseRegistrar, ctx: ContractContext): void {
     const head = await headPosition(store);
     const stream = newPrefix('nostream');
     const first = newEvent();
-    await store.append(stream, [first], 'no_stream');
+    const { position } = await store.append(stream, [first], 'no_stream');
     const conflict = await expectConflict(store.append(stream, [newEvent()], 'no_stream'), stream, 'no_stream');
     expect(conflict.actual).toBe(0);
     expect(ids(await store.readStream(stream))).toEqual([first.id]);
+    await visible(store, position);
     expect(ids(await readAllOf(store, head, stream))).toEqual([first.id]);
   });
 
@@ -50,10 +52,12 @@ export function appendCases(test: CaseRegistrar, ctx: ContractContext): void {
     const stream = newPrefix('exact');
     const kept = newEvents(4);
     await store.append(stream, kept.slice(0, 3), 'no_stream');
-    expect((await store.append(stream, [kept[3]], 2)).nextExpectedVersion).toBe(3);
+    const last = await store.append(stream, [kept[3]], 2);
+    expect(last.nextExpectedVersion).toBe(3);
     expect((await expectConflict(store.append(stream, [newEvent()], 2), stream, 2)).actual).toBe(3);
     expect((await expectConflict(store.append(stream, [newEvent()], 7), stream, 7)).actual).toBe(3);
     expect(ids(await store.readStream(stream))).toEqual(ids(kept));
+    await visible(store, last.position);
     expect(ids(await readAllOf(store, head, stream))).toEqual(ids(kept));
   });
 
@@ -64,11 +68,12 @@ export function appendCases(test: CaseRegistrar, ctx: ContractContext): void {
     const batch = newEvents(2);
     const original = await store.append(stream, batch, 'no_stream');
     const later = newEvent();
-    await store.append(stream, [later], 1);
+    const { position } = await store.append(stream, [later], 1);
     for (const expected of ['no_stream', 'any', 'stream_exists', 0, 1, 2] as const) {
       expect(await store.append(stream, batch, expected)).toEqual(original);
     }
     expect(ids(await store.readStream(stream))).toEqual([...ids(batch), later.id]);
+    await visible(store, position);
     expect(ids(await readAllOf(store, head, stream))).toEqual([...ids(batch), later.id]);
   });
 
@@ -79,7 +84,7 @@ export function appendCases(test: CaseRegistrar, ctx: ContractContext): void {
     const head = await headPosition(store);
     const stream = newPrefix('overlap');
     const batch = newEvents(2);
-    await store.append(stream, batch, 'no_stream');
+    const { position } = await store.append(stream, batch, 'no_stream');
     const fresh = newEvent();
     await expectConflict(store.append(stream, [batch[1], fresh], 1), stream, 1);
     await expectConflict(store.append(stream, [batch[1], fresh], 'any'), stream, 'any');
@@ -87,6 +92,7 @@ export function appendCases(test: CaseRegistrar, ctx: ContractContext): void {
     await expectConflict(store.append(other, [batch[0]], 'no_stream'), other, 'no_stream');
     expect(ids(await store.readStream(stream))).toEqual(ids(batch));
     expect(await store.readStream(other)).toEqual([]);
+    await visible(store, position);
     expect(ids(await readAllOf(store, head, stream))).toEqual(ids(batch));
   });
 

@@ -16,7 +16,8 @@ export const CASE = {
   readAllOrder: 'readAll: returns events in global order strictly after a position, page by page',
   lateCommit: 'readAll: never returns an event while a transaction ordered before it can still commit',
   readAllTypes: 'readAll: with types, returns only events of those types in global order, maxCount counting only them',
-  lastPosition: 'lastPosition: is at or after the last append, and readAll returns nothing after it',
+  lastPosition:
+    'lastPosition: reaches the last append (once no older transaction is open), and readAll returns nothing after it',
   batchesInOrder: 'subscribe: delivers batches in global order, one handler call at a time',
   wakeSameInstance: 'subscribe: wakes on appends through the same instance, without waiting for a poll',
   wakeOtherInstance: 'subscribe: wakes on appends through another instance, without waiting for a poll',

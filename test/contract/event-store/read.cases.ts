@@ -1,4 +1,5 @@
 import { comparePositions } from '../../../src/infrastructure/event-store/event-store.port';
+import { visible } from '../../support/visible-events';
 import { CASE, type CaseRegistrar, type ContractContext } from './cases';
 import {
   Follower,
@@ -79,11 +80,13 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
     const head = await headPosition(store);
     const prefix = newPrefix('all');
     const appended = [];
+    let position = head;
     for (let i = 0; i < 6; i += 1) {
       const event = newEvent();
-      await store.append(`${prefix}-${i % 3}`, [event], 'any');
+      ({ position } = await store.append(`${prefix}-${i % 3}`, [event], 'any'));
       appended.push(event);
     }
+    await visible(store, position!);
     const read = await readAllOf(store, head, prefix);
     expect(ids(read)).toEqual(ids(appended));
     expect(isStrictlyIncreasing(read.map((e) => e.position))).toBe(true);
@@ -103,6 +106,7 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
     await store.append(`${prefix}-a`, [w1, o1, w2], 'no_stream');
     await store.append(`${prefix}-b`, [o2, t1], 'no_stream');
     const { position } = await store.append(`${prefix}-a`, [w3], 2);
+    await visible(store, position);
     const types = [wanted, third];
     const first = await store.readAll({ after: head, maxCount: 2, types });
     expect(ids(first)).toEqual(ids([w1, w2]));
@@ -120,6 +124,9 @@ export function readCases(test: CaseRegistrar, ctx: ContractContext): void {
   test(CASE.lastPosition, async () => {
     const store = ctx.store();
     const { position } = await store.append(newPrefix('last'), newEvents(2), 'no_stream');
+    // Fails by its deadline if lastPosition never reaches the append (below it only while an older
+    // transaction anywhere on the server is still running).
+    await visible(store, position);
     const last = await store.lastPosition();
     expect(last).not.toBeNull();
     expect(comparePositions(last!, position)).toBeGreaterThanOrEqual(0);

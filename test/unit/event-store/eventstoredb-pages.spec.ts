@@ -4,6 +4,7 @@ import { bufferedPages } from '../../../src/infrastructure/event-store/eventstor
 import { EventStoreDbSubscription } from '../../../src/infrastructure/event-store/eventstoredb/eventstoredb.subscription';
 import type { StoredEvent } from '../../../src/infrastructure/event-store/event-store.port';
 import { silentLogger } from '../../../src/infrastructure/event-store/event-store.logger';
+import { SETTLE_DEADLINE_MS } from '../../support/deadlines';
 
 /*
  * The paging of the EventStoreDB subscription, without a server (its contract suite needs
@@ -85,7 +86,8 @@ function fakeClient() {
 }
 
 const until = async (condition: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  const deadline = Date.now() + SETTLE_DEADLINE_MS;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(condition()).toBe(true);
 };
 

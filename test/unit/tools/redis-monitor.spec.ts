@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { monitorRedis, parseMonitorLine } from '../../support/redis-monitor';
 import { TEST_REDIS_URL } from '../../support/test-app';
+import { SETTLE_DEADLINE_MS } from '../../support/deadlines';
+import { until } from '../../support/free-port';
 
 describe('test support: Redis MONITOR on a socket of its own', () => {
   it('reads the source and the quoted, escaped arguments of a MONITOR line', () => {
@@ -25,7 +27,7 @@ describe('test support: Redis MONITOR on a socket of its own', () => {
     try {
       await client.set(key, 'value with "quotes" and é');
       await client.del(key);
-      for (let i = 0; i < 200 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await until('both commands seen', async () => seen.length >= 2, SETTLE_DEADLINE_MS).catch(() => undefined);
       expect(seen).toEqual([
         ['set', key, 'value with "quotes" and é'],
         ['del', key],
@@ -53,7 +55,7 @@ describe('test support: Redis MONITOR on a socket of its own', () => {
         const monitor = await monitorRedis(TEST_REDIS_URL, ({ args }) => {
           if (args[1] === key) reported++;
         });
-        for (let i = 0; i < 200 && reported === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        await until('a command seen', async () => reported > 0, SETTLE_DEADLINE_MS).catch(() => undefined);
         monitor.close();
         expect(reported).toBeGreaterThan(0);
       }
