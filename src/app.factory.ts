@@ -4,7 +4,7 @@ import type { Server as HttpsServer } from 'node:https';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { AdminBootstrap } from './api-keys/write/admin-key.bootstrap';
@@ -158,19 +158,27 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
     alsoAccepts: (path) => (isIngest(path) ? ['application/x-ndjson'] : []),
   });
   registerNdjsonParser(fastify);
-  if (config.tls.mode === 'proxy') {
-    // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.
-    fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      void reply.header('X-Request-Id', request.id);
-      if (request.headers['x-forwarded-proto'] !== 'https')
-        throw new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE, { reason: 'https_required' });
-    });
-  }
   // Before the gate: a request's restore mark must predate anything it reads (the gate reads ahead).
-  registerRestoringHooks(fastify, app.get(ReadModels));
+  const markRestore = registerRestoringHooks(fastify, app.get(ReadModels));
   const gate = app.get(RequestGate);
-  fastify.addHook('onRequest', gate.onRequest);
-  fastify.addHook('onResponse', gate.onResponse);
+  const behindProxy = config.tls.mode === 'proxy';
+  // The gate takes the Nest adapter's own request and response hooks (a slot each, called on every
+  // request whether set or not) instead of hooks of its own, and it runs first: a hot GET the gate
+  // answers stops the chain there, before the adapter's three other onRequest hooks (CORS, which
+  // this app does not enable; request targets that are not paths; versioning errors, none here).
+  // A target that is not a path is left to those hooks, as when they ran first.
+  const adapter = app.getHttpAdapter() as FastifyAdapter;
+  adapter.setOnRequestHook((request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (!request.is404 && !isPathTarget(request.raw.url)) return done();
+    markRestore(request);
+    // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.
+    if (behindProxy && request.headers['x-forwarded-proto'] !== 'https') {
+      void reply.header('X-Request-Id', request.id);
+      return done(new DomainError('missing_required_field', HTTPS_REQUIRED_MESSAGE, { reason: 'https_required' }));
+    }
+    gate.onRequest(request, reply, done);
+  });
+  adapter.setOnResponseHook(gate.onResponse);
   // After the gate (a principal to scope keys by) and the body parser (a body to compare), and
   // last on send, so the answer it keeps is the one the client gets: route hooks run after the
   // global ones. Only POST routes carry them (Idempotency-Key is a POST header), so the other
@@ -181,6 +189,11 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
     route.preHandler = [...hooksOf(route.preHandler), idempotency.preHandler];
     route.onSend = [...hooksOf(route.onSend), idempotency.onSend];
   });
+}
+
+/** What Nest's adapter routes: a path, or an absolute http(s) URL, whose path the router uses. */
+function isPathTarget(url: string | undefined): boolean {
+  return url !== undefined && (url.charCodeAt(0) === 47 || /^https?:\/\//i.test(url));
 }
 
 function hooksOf<H>(hooks: H | H[] | undefined): H[] {

@@ -4,7 +4,9 @@ import type { MeasuredRuns } from '../lib/http-load';
 import { type Machine, machineLine } from '../lib/machine';
 import { LOAD_RUN_HEADER, loadRunCells, ratioLine, runsLine, table } from '../lib/report';
 
-export const RATIO_TARGET = 0.5;
+/** Issue 31, point 1: throughput at least 0.6 of bare Fastify's, server CPU per request at most 1.6x. */
+export const RATIO_TARGET = 0.6;
+export const CPU_TARGET = 1.6;
 
 export interface ApiBenchReport {
   machine: Machine;
@@ -45,7 +47,8 @@ export function formatApiReport(report: ApiBenchReport): string {
       [`Trunkline app, GET ${settings.path} (${settings.key} key)`, ...loadRunCells(app.median)],
     ]),
     '',
-    `${ratioLine('app/bare', report.ratio, report.ratioTarget)}; server CPU per request app/bare: ${cpu(app)}x`,
+    `${ratioLine('app/bare', report.ratio, report.ratioTarget)}; server CPU per request app/bare: ${cpu(app)}x` +
+      ` (target <= ${CPU_TARGET.toFixed(1)}x: ${Number(cpu(app)) <= CPU_TARGET ? 'meets target' : 'ABOVE target'})`,
     `floor/bare: ${(rate(floor) / rate(bare)).toFixed(2)}; app/floor: ${(rate(app) / rate(floor)).toFixed(2)};` +
       ` server CPU per request floor/bare: ${cpu(floor)}x`,
     runsLine('requests/s', {

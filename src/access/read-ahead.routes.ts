@@ -38,6 +38,24 @@ export interface PlannedRead {
   route: ReadAheadRoute | null;
 }
 
+const serialized = new WeakMap<object, string>();
+
+/**
+ * The JSON of a body the gate answers with, as Fastify would write it (JSON.stringify). A frozen
+ * body is the object decoded once per copy of a record (the same object for every caller): it is
+ * serialized once and the text kept for as long as the object lives. Any other body was decoded
+ * for this request alone and is serialized without being kept.
+ */
+export function serializedBody(body: object): string {
+  if (!Object.isFrozen(body)) return JSON.stringify(body);
+  let json = serialized.get(body);
+  if (json === undefined) {
+    json = JSON.stringify(body);
+    serialized.set(body, json);
+  }
+  return json;
+}
+
 /** One route's functions, typed together (decode's result is what answer takes). */
 const readAheadRoute = <D>(entry: ReadAheadRoute<D>): ReadAheadRoute => entry as ReadAheadRoute;
 

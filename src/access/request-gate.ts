@@ -7,9 +7,12 @@ import { DomainError } from '../shared/domain-error';
 import { KEY_USAGE_STORE, KeyUsageStore, RateLimitDecision } from '../rate-limiting/rate-limiter.port';
 import { CREDENTIAL_GATE, CredentialGate } from './credentials/credential-gate';
 import { retryAfterSeconds } from '../rate-limiting/rate-window';
-import { ReadAheadRoutes } from './read-ahead.routes';
+import { ReadAheadRoutes, serializedBody } from './read-ahead.routes';
 import { Authenticator } from './authenticator';
-import { assertAllowed, policyFor } from './route-policy';
+import { assertAllowed, policyFor, policyOfRoute } from './route-policy';
+
+/** What Fastify sends with a serialized object. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Runs before body parsing on every request, matched or not: authenticate, count against the
@@ -49,7 +52,7 @@ export class RequestGate {
     // trick can reach a handler under another area's rules. Unmatched requests reach no handler.
     // (request.routeOptions builds a new object on every read: read once.)
     const route = request.routeOptions.url;
-    const policy = policyFor(route ?? request.url.split('?')[0]);
+    const policy = route === undefined ? policyFor(request.url.split('?')[0]) : policyOfRoute(route);
     if (policy.kind === 'public') {
       // Health and the API description must answer while Redis is down: limited on a best-effort basis.
       await this.limit(`ip:${request.ip}`, reply, now).catch((error: unknown) => {
@@ -79,7 +82,8 @@ export class RequestGate {
     request.readAhead = answered.read;
     if (answered.body === null) return false;
     // Answered here, the handler and its framework pipeline are skipped; onSend and onResponse still run.
-    void reply.send(answered.body);
+    // The body is the same object for every caller of this copy of the record: serialized once.
+    void reply.header('content-type', JSON_TYPE).send(serializedBody(answered.body));
     return true;
   }
 

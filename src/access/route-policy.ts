@@ -27,6 +27,18 @@ export function policyFor(path: string): RoutePolicy {
   return { kind: 'scoped', area: 'any' };
 }
 
+const ofRoute = new Map<string, RoutePolicy>();
+
+/** policyFor of a registered route pattern (a bounded set), worked out once per pattern. */
+export function policyOfRoute(pattern: string): RoutePolicy {
+  let policy = ofRoute.get(pattern);
+  if (policy === undefined) {
+    policy = policyFor(pattern);
+    ofRoute.set(pattern, policy);
+  }
+  return policy;
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Throws 403 forbidden when the principal's scopes do not cover the request. */

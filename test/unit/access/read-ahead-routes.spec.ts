@@ -1,4 +1,5 @@
-import { ReadAheadRoutes } from '../../../src/access/read-ahead.routes';
+import { ReadAheadRoutes, serializedBody } from '../../../src/access/read-ahead.routes';
+import { policyFor, policyOfRoute } from '../../../src/access/route-policy';
 import { accountKeys } from '../../../src/accounts/projections/accounts.projection';
 import { CachingReadModelStore } from '../../../src/infrastructure/read-model/caching.read-model-store';
 import { MemoryReadModelStore } from '../../../src/infrastructure/read-model/memory.read-model-store';
@@ -97,5 +98,29 @@ describe('ReadAheadRoutes over record copies', () => {
     await store.write([{ op: 'set', key: trunkKeys.gateway('main-line'), value: '{"trunk_id":1}' }]);
     expect(await lookup(gatewayKey)).toBeNull();
     expect(await lookup(gatewayKey)).toBeNull();
+  });
+
+  it('serializes the body of a copy once, as JSON.stringify, and a new copy anew', async () => {
+    const { store, cache, lookup } = gate();
+    const key = trunkKeys.gateway('main-line');
+    await store.write([gatewayRecordCodec.set(key, gatewayRecord())]);
+    const body = (await lookup(gatewayKey))!;
+    const json = serializedBody(body);
+    expect(json).toBe(JSON.stringify(body));
+    expect(serializedBody((await lookup(gatewayKey))!)).toBe(json);
+    await store.write([gatewayRecordCodec.set(key, gatewayRecord({ system_prompt: 'v2' }))]);
+    cache.drop([key]);
+    const changed = serializedBody((await lookup(gatewayKey))!);
+    expect(JSON.parse(changed)).toMatchObject({ system_prompt: 'v2' });
+    expect(JSON.parse(json)).toMatchObject({ system_prompt: 'v1' });
+  });
+});
+
+describe('policyOfRoute', () => {
+  it('is policyFor of the pattern, the same object each time', () => {
+    for (const pattern of ['/v1/accounts/:id', '/v1/gateway/trunks/:sip_username', '/v1/trunks/:id', '/healthz']) {
+      expect(policyOfRoute(pattern)).toEqual(policyFor(pattern));
+      expect(policyOfRoute(pattern)).toBe(policyOfRoute(pattern));
+    }
   });
 });
