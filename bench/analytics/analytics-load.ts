@@ -1,4 +1,8 @@
-import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
+import {
+  type ClickHouseExecutor,
+  ClickHouseUnavailableError,
+} from '../../src/infrastructure/clickhouse/clickhouse.port';
+import { CALL_RECORDS } from '../../src/infrastructure/clickhouse/schema';
 import { talkOf } from '../../src/calls/ingestion/call-record';
 import { CallRow, EnrichedCallRecord, rowOf } from '../../src/calls/ingestion/call-record.row';
 import { CallRecordInput, generateCalls } from '../lib/calls/call-generator';
@@ -83,7 +87,7 @@ export async function loadCalls(
   let lastReport = started;
   for (let rows = batches.next(); rows.length > 0; rows = batches.next()) {
     if (inFlight) await inFlight;
-    inFlight = clickhouse.insert('call_records', rows).then(() => void (inserted += rows.length));
+    inFlight = insertBatch(clickhouse, spec.accountId, rows, progress).then(() => void (inserted += rows.length));
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
       progress(
@@ -100,6 +104,44 @@ export async function loadCalls(
     jsonBytes,
     avgSipTraceBytes: inserted === 0 ? 0 : batches.traceBytes / inserted,
   };
+}
+
+const REFUSED_ATTEMPTS = 5;
+const REFUSED_WAIT_MS = 5_000;
+
+/**
+ * One batch's INSERT. The embedded engine may refuse one for now (MEMORY_LIMIT_EXCEEDED at its cap
+ * while background merges hold memory: seen at 710,000 and 6,040,000 rows): the batch is sent again
+ * after a pause, but only when none of its rows was stored. An INSERT writes call_records before
+ * its materialized views, so such a batch reached none of them; one whose rows were stored may
+ * have missed a view, and sending it again would count those rows twice, so the load stops then.
+ */
+async function insertBatch(
+  clickhouse: ClickHouseExecutor,
+  accountId: string,
+  rows: CallRow[],
+  progress: (message: string) => void,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await clickhouse.insert(CALL_RECORDS.name, rows);
+      return;
+    } catch (error) {
+      if (!(error instanceof ClickHouseUnavailableError) || attempt >= REFUSED_ATTEMPTS) throw error;
+      const [{ stored }] = await clickhouse.query<{ stored: string }>(
+        `SELECT count() AS stored FROM ${CALL_RECORDS.name} PREWHERE call_id IN {ids:Array(String)} WHERE account_id = {account:String}`,
+        { ids: rows.map((row) => row.call_id), account: accountId },
+      );
+      if (Number(stored) > 0)
+        throw new Error(`${error.message} (${stored} of the batch's ${rows.length} rows were stored: not sent again)`, {
+          cause: error,
+        });
+      progress(
+        `load: INSERT refused, none of its ${rows.length} rows stored; again in ${(REFUSED_WAIT_MS * attempt) / 1000} s: ${error.message.slice(0, 160)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, REFUSED_WAIT_MS * attempt));
+    }
+  }
 }
 
 /** Rows of call_records, `batchRows` at a time, with sizes sampled for the report. */
