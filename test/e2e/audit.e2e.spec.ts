@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { comparePositions, decodePosition } from '../../src/infrastructure/event-store/event-store.port';
 import { runToExit } from '../support/entry-process';
 import { expectError } from '../support/http-client';
 import { provisionAccount, startTestApp, type TestApp } from '../support/test-app';
@@ -187,7 +188,9 @@ describe('audit log (e2e, PGlite)', () => {
     const headAt = listed.findIndex((e) => e.position === verified.head.position);
     expect(headAt).toBeGreaterThanOrEqual(0);
     const events = listed.slice(0, headAt + 1);
-    expect(listed.slice(headAt + 1).every((e) => BigInt(e.position) > BigInt(verified.head.position))).toBe(true);
+    // Positions are "transaction:sequence" (encodePosition), compared as pairs.
+    const head = decodePosition(verified.head.position);
+    expect(listed.slice(headAt + 1).every((e) => comparePositions(decodePosition(e.position), head) > 0)).toBe(true);
     expect(verified.events).toBe(events.length);
     expect(verified.head).toMatchObject({
       position: events[events.length - 1].position,
