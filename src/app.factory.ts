@@ -166,10 +166,10 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
   // request whether set or not) instead of hooks of its own, and it runs first: a hot GET the gate
   // answers stops the chain there, before the adapter's three other onRequest hooks (CORS, which
   // this app does not enable; request targets that are not paths; versioning errors, none here).
-  // A target that is not a path is left to those hooks, as when they ran first.
+  // Those hooks still see every request the gate passes on, and none would act on one it answers:
+  // that has a matched route, and the router matches only a path or an absolute http(s) URL.
   const adapter = app.getHttpAdapter() as FastifyAdapter;
   adapter.setOnRequestHook((request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (!request.is404 && !isPathTarget(request.raw.url)) return done();
     markRestore(request);
     // Behind a TLS-terminating proxy, the proxy's word is the only sign the client used TLS.
     if (behindProxy && request.headers['x-forwarded-proto'] !== 'https') {
@@ -189,11 +189,6 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication,
     route.preHandler = [...hooksOf(route.preHandler), idempotency.preHandler];
     route.onSend = [...hooksOf(route.onSend), idempotency.onSend];
   });
-}
-
-/** What Nest's adapter routes: a path, or an absolute http(s) URL, whose path the router uses. */
-function isPathTarget(url: string | undefined): boolean {
-  return url !== undefined && (url.charCodeAt(0) === 47 || /^https?:\/\//i.test(url));
 }
 
 function hooksOf<H>(hooks: H | H[] | undefined): H[] {

@@ -136,10 +136,11 @@ async function insertBatch(
         throw new Error(`${error.message} (${stored} of the batch's ${rows.length} rows were stored: not sent again)`, {
           cause: error,
         });
+      const waitMs = REFUSED_WAIT_MS * attempt;
       progress(
-        `load: INSERT refused, none of its ${rows.length} rows stored; again in ${(REFUSED_WAIT_MS * attempt) / 1000} s: ${error.message.slice(0, 160)}`,
+        `load: INSERT refused, none of its ${rows.length} rows stored; again in ${waitMs / 1000} s: ${error.message.slice(0, 160)}`,
       );
-      await new Promise((resolve) => setTimeout(resolve, REFUSED_WAIT_MS * attempt));
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
 }
