@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ClickHouseExecutor, ClickHouseQueryError } from '../../src/infrastructure/clickhouse/clickhouse.port';
+import {
+  type ClickHouseExecutor,
+  ClickHouseQueryError,
+  ClickHouseUnavailableError,
+} from '../../src/infrastructure/clickhouse/clickhouse.port';
 import {
   type ClickHouseMigration,
   migrationChecksum,
@@ -15,6 +19,8 @@ export const CH_CASE = {
   noInjection: 'binds hostile strings as data, never as SQL',
   manyRows: 'inserts many rows in one call',
   jsonEachRowText: 'inserts rows given as JSONEachRow text as they are, and refuses a bad row or table',
+  deduplicatedRetry:
+    'stores an INSERT that failed in a view, sent again with its deduplication token, once in the table and in every view',
   numbers: 'returns 64-bit integers, decimals and floats as JSON numbers',
   dates: 'returns times as ISO 8601 UTC and takes Date objects in rows and parameters',
   queryError: 'rejects a failing statement with ClickHouseQueryError and keeps working',
@@ -186,6 +192,48 @@ export function clickHouseContract(
         ClickHouseQueryError,
       );
       expect(await ch().query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 2 }]);
+    });
+
+    test(CH_CASE.deduplicatedRetry, async () => {
+      const [raw, flag, firstCounts, lastCounts] = ['dedup_raw', 'dedup_flag', 'dedup_first', 'dedup_last'].map(table);
+      const window = 'SETTINGS non_replicated_deduplication_window = 100';
+      await ch().command(`CREATE TABLE ${raw} (id String, n Int64) ENGINE = MergeTree ORDER BY id ${window}`);
+      await ch().command(`CREATE TABLE ${flag} (x UInt8) ENGINE = MergeTree ORDER BY x`);
+      for (const counts of [firstCounts, lastCounts])
+        await ch().command(`CREATE TABLE ${counts} (n Int64) ENGINE = SummingMergeTree ORDER BY tuple() ${window}`);
+      // One view counts the rows; the other fails while the flag table holds a row, with the code of
+      // the engine's memory cap, after the rows were stored.
+      await ch().command(`CREATE MATERIALIZED VIEW ${firstCounts}_mv TO ${firstCounts} AS SELECT n FROM ${raw}`);
+      await ch().command(
+        `CREATE MATERIALIZED VIEW ${lastCounts}_mv TO ${lastCounts} AS
+         SELECT n + throwIf((SELECT count() FROM ${flag}) > 0, 'refused', toInt32(241)) * 0 AS n FROM ${raw}
+         SETTINGS allow_custom_error_code_in_throwif = 1`,
+      );
+      created.push(`${firstCounts}_mv`, `${lastCounts}_mv`);
+      const text = '{"id":"a","n":1}\n{"id":"b","n":2}\n';
+      const counts = async () =>
+        (
+          await ch().query(
+            `SELECT (SELECT sum(n) FROM ${raw}) AS raw, (SELECT sum(n) FROM ${firstCounts}) AS first, (SELECT sum(n) FROM ${lastCounts}) AS last`,
+          )
+        )[0];
+      await ch().command(`INSERT INTO ${flag} VALUES (1)`);
+      await expect(ch().insertJsonEachRow(raw, text, { deduplicationToken: 'batch-1' })).rejects.toBeInstanceOf(
+        ClickHouseUnavailableError,
+      );
+      expect(await counts()).toEqual({ raw: 3, first: 3, last: 0 });
+      await ch().command(`TRUNCATE TABLE ${flag}`);
+      await ch().insertJsonEachRow(raw, text, { deduplicationToken: 'batch-1' });
+      await ch().insertJsonEachRow(raw, text, { deduplicationToken: 'batch-1' });
+      expect(await counts()).toEqual({ raw: 3, first: 3, last: 3 });
+      // The same rows under a new token are a new INSERT.
+      await ch().insertJsonEachRow(raw, text, { deduplicationToken: 'batch-2' });
+      expect(await counts()).toEqual({ raw: 6, first: 6, last: 6 });
+      for (const token of ["x'; DROP TABLE t; --", '', 'é', 'a'.repeat(129)])
+        await expect(ch().insertJsonEachRow(raw, text, { deduplicationToken: token })).rejects.toBeInstanceOf(
+          ClickHouseQueryError,
+        );
+      expect(await counts()).toEqual({ raw: 6, first: 6, last: 6 });
     });
 
     test(CH_CASE.numbers, async () => {

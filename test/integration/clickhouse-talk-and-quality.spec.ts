@@ -72,7 +72,7 @@ describe('billable seconds, answered calls and MOS (migration 5)', () => {
       CLICKHOUSE_MIGRATIONS.filter((m) => m.version < 5),
     );
     await insertOld(ch, ks, 1, 1);
-    expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([5, 6, 7, 8]);
+    expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([5, 6, 7, 8, 9]);
     const rows = await ch.query<{ call_id: string; answered: number; billable_seconds: number; mos: number | null }>(
       'SELECT call_id, answered, billable_seconds, mos FROM call_records FINAL ORDER BY call_id',
     );
@@ -149,7 +149,7 @@ describe('migration 5 over rows stored before migration 3 (no signalling columns
       SELECT 'acct_old', fromUnixTimestamp64Milli(toInt64(${T0} + k * 60_000), 'UTC'), concat('call_', toString(k)), 1, 1, 'conn_old',
         ['connected', 'failed', 'disconnected'][1 + k % 3], k % 50, fromUnixTimestamp64Milli(toInt64(${T0} + k * 60_000 + (k % 50) * 1000), 'UTC')
       FROM (SELECT number AS k FROM numbers(90))`);
-    expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(await runMigrations(ch, CLICKHOUSE_MIGRATIONS)).toEqual([3, 4, 5, 6, 7, 8, 9]);
     const rows = await ch.query<{
       status: string;
       duration_seconds: number;

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { CALL_FEED_HORIZON, CALL_RECORDS, FEED_HORIZON_IDS } from '../../infrastructure/clickhouse/schema';
 import { stringifyRow } from '../../infrastructure/clickhouse/clickhouse.format';
-import { ClickHouseExecutor } from '../../infrastructure/clickhouse/clickhouse.port';
+import { ClickHouseExecutor, ClickHouseUnavailableError } from '../../infrastructure/clickhouse/clickhouse.port';
 import type { ClusterServices } from '../../infrastructure/cluster/cluster.port';
 import { MutexTimeoutError, RedisMutex } from '../../infrastructure/cluster/redis.mutex';
 import { DomainError } from '../../shared/domain-error';
@@ -17,6 +18,21 @@ interface PendingRow {
   record: EnrichedCallRecord;
   version: number;
   line: Buffer;
+}
+
+/**
+ * An INSERT the engine failed while unavailable (refused at its memory cap, timed out, crashed): it
+ * may have stored rows in call_records and fed some views and not others. It is sent again, the
+ * same text with the same deduplication token, before any other INSERT of this writer, so each of
+ * its blocks ends up stored once everywhere (migration 9); only then does the next batch look up
+ * previous versions, and so cancels only rows that every view has counted.
+ */
+interface Unfinished {
+  text: Buffer;
+  token: string;
+  /** Its highest version, published to the feed's horizon once it is stored. */
+  highest: number;
+  hours: Map<string, number[]>;
 }
 
 interface Submission {
@@ -51,6 +67,11 @@ export interface WriterOptions {
    * of each account it wrote rows into, cancel rows included (CALL_HOURS_WRITTEN). Must not throw.
    */
   hoursWritten?: (hours: ReadonlyMap<string, readonly number[]>) => Promise<void>;
+  /**
+   * How long an unfinished INSERT waits to be sent again when no new submission brings a flush
+   * sooner; doubled after each failed attempt, up to 30 s.
+   */
+  resendDelayMs: number;
 }
 
 const DEFAULTS: WriterOptions = {
@@ -58,7 +79,10 @@ const DEFAULTS: WriterOptions = {
   lingerMs: 5,
   maxQueuedRecords: 200_000,
   maxQueuedBytes: 64 * 1024 * 1024,
+  resendDelayMs: 1_000,
 };
+
+const MAX_RESEND_DELAY_MS = 30_000;
 
 /** Writer options for this deployment: a cross-instance mutex when instances share ClickHouse. */
 export function sharedWriterOptions(
@@ -84,6 +108,9 @@ export class CallRecordWriter {
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastVersion = 0;
+  private unfinished: Unfinished | null = null;
+  private resendTimer: NodeJS.Timeout | null = null;
+  private resendDelayMs: number;
   private readonly options: WriterOptions;
 
   constructor(
@@ -91,6 +118,7 @@ export class CallRecordWriter {
     options: Partial<WriterOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.resendDelayMs = this.options.resendDelayMs;
   }
 
   submit(records: EnrichedCallRecord[]): Promise<void> {
@@ -116,12 +144,19 @@ export class CallRecordWriter {
     });
   }
 
-  /** Writes everything queued (graceful shutdown). */
+  /** Writes everything queued (graceful shutdown), and tries an unfinished INSERT once more. */
   async drain(): Promise<void> {
     while (this.queue.length > 0 || this.flushing) {
       if (this.flushing) await this.flushing;
       else await this.flush();
     }
+    if (this.unfinished) await this.flush();
+    this.clearResend();
+  }
+
+  /** Whether an INSERT failed while the engine was unavailable and has not been completed since. */
+  get hasUnfinished(): boolean {
+    return this.unfinished !== null;
   }
 
   get depth(): number {
@@ -146,8 +181,26 @@ export class CallRecordWriter {
     this.flushing = this.write(batch).finally(() => {
       this.flushing = null;
       if (this.queue.length > 0) this.schedule();
+      else if (this.unfinished) this.scheduleResend();
     });
     return this.flushing;
+  }
+
+  /** A flush with nothing queued, only to complete the unfinished INSERT; backs off while it fails. */
+  private scheduleResend(): void {
+    if (this.resendTimer) return;
+    const delay = this.resendDelayMs;
+    this.resendDelayMs = Math.min(delay * 2, MAX_RESEND_DELAY_MS);
+    this.resendTimer = setTimeout(() => {
+      this.resendTimer = null;
+      if (this.unfinished && !this.flushing && !this.timer) void this.flush();
+    }, delay);
+    this.resendTimer.unref();
+  }
+
+  private clearResend(): void {
+    if (this.resendTimer) clearTimeout(this.resendTimer);
+    this.resendTimer = null;
   }
 
   private take(): Submission[] {
@@ -171,7 +224,10 @@ export class CallRecordWriter {
     try {
       const latest = latestPerCall(batch.flatMap((s) => s.rows));
       const serialize = this.options.serialize ?? ((critical) => critical());
-      await serialize(() => this.replace(latest, touched));
+      await serialize(async () => {
+        await this.finishUnfinished(touched);
+        if (latest.length > 0) await this.replace(latest, touched);
+      });
       await this.told(touched);
       for (const submission of batch) submission.resolve();
     } catch (error) {
@@ -186,6 +242,26 @@ export class CallRecordWriter {
     if (!this.options.hoursWritten || touched.byAccount.size === 0) return;
     const hours = touched.take();
     await this.options.hoursWritten(hours).catch(() => undefined);
+  }
+
+  /** Sends the unfinished INSERT again (see Unfinished); throws, keeping it, while the engine refuses it. */
+  private async finishUnfinished(touched: HoursTouched): Promise<void> {
+    const unfinished = this.unfinished;
+    if (!unfinished) return;
+    try {
+      await this.clickhouse.insertJsonEachRow(CALL_RECORDS.name, unfinished.text, {
+        deduplicationToken: unfinished.token,
+      });
+    } catch (error) {
+      // Text the engine refused as bad will never be taken: keeping it would fail every flush.
+      if (!(error instanceof ClickHouseUnavailableError)) this.unfinished = null;
+      throw error;
+    }
+    this.unfinished = null;
+    this.resendDelayMs = this.options.resendDelayMs;
+    this.clearResend();
+    touched.merge(unfinished.hours);
+    await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.calls, version: unfinished.highest }]);
   }
 
   /**
@@ -216,8 +292,17 @@ export class CallRecordWriter {
       lines.push(version > row.version ? rowLine(row.record, version, new Date()) : row.line);
       highest = Math.max(highest, version);
     }
-    await this.clickhouse.insertJsonEachRow(CALL_RECORDS.name, Buffer.concat(lines));
+    const text = Buffer.concat(lines);
+    const token = randomUUID();
+    // Raised first: a failed INSERT may have stored its versions, and later ones must pass them.
     this.lastVersion = Math.max(this.lastVersion, highest);
+    try {
+      await this.clickhouse.insertJsonEachRow(CALL_RECORDS.name, text, { deduplicationToken: token });
+    } catch (error) {
+      if (error instanceof ClickHouseUnavailableError)
+        this.unfinished = { text, token, highest, hours: touched.snapshot() };
+      throw error;
+    }
     await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.calls, version: highest }]);
   }
 
@@ -242,9 +327,22 @@ class HoursTouched {
     hours.add(hour);
   }
 
+  merge(hours: ReadonlyMap<string, readonly number[]>): void {
+    for (const [account, list] of hours) {
+      let own = this.byAccount.get(account);
+      if (!own) this.byAccount.set(account, (own = new Set()));
+      for (const hour of list) own.add(hour);
+    }
+  }
+
+  /** The hours so far, kept. */
+  snapshot(): Map<string, number[]> {
+    return new Map([...this.byAccount].map(([account, hours]) => [account, [...hours]]));
+  }
+
   /** The hours so far, once: a later take() has nothing. */
   take(): Map<string, number[]> {
-    const out = new Map([...this.byAccount].map(([account, hours]) => [account, [...hours]]));
+    const out = this.snapshot();
     this.byAccount.clear();
     return out;
   }

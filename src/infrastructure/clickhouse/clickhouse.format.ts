@@ -1,4 +1,4 @@
-import { ClickHouseQueryError, type QueryParams } from './clickhouse.port';
+import { ClickHouseQueryError, type InsertOptions, type QueryParams } from './clickhouse.port';
 
 /**
  * Settings both adapters apply to every statement (server: client settings; chDB: engine
@@ -72,6 +72,21 @@ function checkNumber(name: string, value: number): number {
 export function checkTableName(table: string): string {
   if (!TABLE_NAME.test(table)) throw new ClickHouseQueryError(`invalid table name: ${JSON.stringify(table)}`);
   return table;
+}
+
+const DEDUPLICATION_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The settings of an INSERT with InsertOptions (the token checked, since chDB's worker puts it in SQL text). */
+export function insertSettings(options: InsertOptions | undefined): Record<string, string | number> {
+  const token = options?.deduplicationToken;
+  if (token === undefined) return {};
+  if (!DEDUPLICATION_TOKEN.test(token))
+    throw new ClickHouseQueryError(`invalid deduplication token: ${JSON.stringify(token.slice(0, 200))}`);
+  return {
+    insert_deduplicate: 1,
+    insert_deduplication_token: token,
+    deduplicate_blocks_in_dependent_materialized_views: 1,
+  };
 }
 
 /** JSON for one row; bigint becomes a string, which ClickHouse parses into (U)Int64/128/256. */

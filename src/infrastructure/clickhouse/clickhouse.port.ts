@@ -44,7 +44,7 @@ export interface ClickHouseExecutor {
    * it in does not pay for building objects and serializing them again on the INSERT's critical
    * path. Same table rule, durability and errors as `insert`; empty text inserts nothing.
    */
-  insertJsonEachRow(table: string, text: string | Buffer): Promise<void>;
+  insertJsonEachRow(table: string, text: string | Buffer, options?: InsertOptions): Promise<void>;
   /**
    * Runs a SELECT (no FORMAT clause) and has the engine itself write the result in `format` to
    * `file` on this machine's disk, replacing it: the rows never pass through this process's
@@ -61,6 +61,20 @@ export interface ClickHouseExecutor {
   /** Lets calls already made finish, then releases the connection or the engine. Idempotent. */
   close(): Promise<void>;
   readonly kind: 'server' | 'embedded';
+}
+
+/** Options of one INSERT of JSONEachRow text. */
+export interface InsertOptions {
+  /**
+   * Makes the INSERT exactly-once when it is sent again after a failure: a failed INSERT may have
+   * stored some blocks in the table and in some of its materialized views and not in others; sent
+   * again with the same text and the same token, each block is stored once in the table and once
+   * in every view fed from it (insert_deduplication_token with
+   * deduplicate_blocks_in_dependent_materialized_views). Needs a deduplication window on the table
+   * and on every table its views write (non_replicated_deduplication_window; Replicated tables keep
+   * one by default). At most 128 characters of `[A-Za-z0-9_-]`; a new token for every new INSERT.
+   */
+  deduplicationToken?: string;
 }
 
 /** The output formats `exportToFile` writes, by ClickHouse's own names. */

@@ -16,8 +16,9 @@ export type WorkerRequest =
   /**
    * `file` holds JSONEachRow text that the engine reads itself (INSERT … FROM INFILE): megabytes of
    * rows never cross the IPC pipe, whose 64 KiB chunks each wait for both event loops.
+   * `settings` come from insertSettings (names ours, values checked there).
    */
-  | { id: number; op: 'insert-file'; table: string; file: string }
+  | { id: number; op: 'insert-file'; table: string; file: string; settings: Record<string, string | number> }
   /**
    * `SELECT … INTO OUTFILE file FORMAT format`: the engine writes the result to `file` itself, so
    * no row crosses the pipe or enters the app's memory. `format` has passed the port's list.

@@ -59,7 +59,7 @@ function execute(request: WorkerRequest): string {
     case 'insert-file':
       if (!/^[a-z_][a-z0-9_]*$/.test(request.table)) throw new Error(`invalid table name: ${request.table}`);
       session.query(
-        `INSERT INTO ${request.table} FROM INFILE ${sqlString(request.file)} FORMAT JSONEachRow`,
+        `INSERT INTO ${request.table} FROM INFILE ${sqlString(request.file)}${settingsClause(request.settings)} FORMAT JSONEachRow`,
         'JSONEachRow',
       );
       return '';
@@ -75,6 +75,14 @@ function execute(request: WorkerRequest): string {
       session.close();
       return '';
   }
+}
+
+/** ` SETTINGS a = 1, b = 'x'` (or nothing): names are ours; values are numbers or quoted strings. */
+function settingsClause(settings: Record<string, string | number> = {}): string {
+  const entries = Object.entries(settings);
+  if (entries.length === 0) return '';
+  for (const [name] of entries) if (!/^[a-z_]+$/.test(name)) throw new Error(`invalid setting name: ${name}`);
+  return ` SETTINGS ${entries.map(([name, value]) => `${name} = ${typeof value === 'number' ? value : sqlString(value)}`).join(', ')}`;
 }
 
 /** A ClickHouse string literal: backslashes and quotes escaped, so a path is only ever a path. */

@@ -8,6 +8,7 @@ import {
   checkTableName,
   DEFAULT_TIMEOUT_MS,
   EXECUTOR_SETTINGS,
+  insertSettings,
   parseJsonEachRow,
   toJsonEachRow,
 } from '../clickhouse.format';
@@ -15,6 +16,7 @@ import {
   type ClickHouseExecutor,
   type ClickHouseLogger,
   type ExportFormat,
+  type InsertOptions,
   ClickHouseUnavailableError,
   type QueryParams,
   silentClickHouseLogger,
@@ -112,8 +114,9 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
    * same reason (into the page cache: milliseconds for 10 MB). The file is never what makes rows
    * durable, the INSERT is; it is removed once the INSERT has answered.
    */
-  async insertJsonEachRow(table: string, text: string | Buffer): Promise<void> {
+  async insertJsonEachRow(table: string, text: string | Buffer, options?: InsertOptions): Promise<void> {
     checkTableName(table);
+    const settings = insertSettings(options);
     if (text.length === 0) return;
     const file = this.nextInsertFile();
     try {
@@ -122,7 +125,7 @@ export class EmbeddedClickHouse implements ClickHouseExecutor {
       throw new ClickHouseUnavailableError(`cannot write the rows for chDB: ${(error as Error).message}`, error);
     }
     try {
-      await this.call({ op: 'insert-file', table, file });
+      await this.call({ op: 'insert-file', table, file, settings });
     } finally {
       await rm(file, { force: true }).catch(() => undefined);
     }

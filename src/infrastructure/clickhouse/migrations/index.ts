@@ -7,6 +7,7 @@ import { TALK_AND_QUALITY_MIGRATION } from './005-talk-and-quality';
 import { CALL_FEED_MIGRATION } from './006-call-feed';
 import { FAILURE_CODES_MIGRATION } from './007-failure-codes';
 import { OVERVIEW_ROWS_MIGRATION } from './008-overview-rows';
+import { INSERT_DEDUPLICATION_MIGRATION } from './009-insert-deduplication';
 
 /**
  * The ClickHouse schema, applied in order at start (runMigrations). Append new versions; never edit
@@ -23,4 +24,5 @@ export const CLICKHOUSE_MIGRATIONS: readonly ClickHouseMigration[] = [
   CALL_FEED_MIGRATION,
   FAILURE_CODES_MIGRATION,
   OVERVIEW_ROWS_MIGRATION,
+  INSERT_DEDUPLICATION_MIGRATION,
 ];

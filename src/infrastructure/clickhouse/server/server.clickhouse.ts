@@ -10,6 +10,7 @@ import {
   checkTableName,
   DEFAULT_TIMEOUT_MS,
   EXECUTOR_SETTINGS,
+  insertSettings,
   EXPORT_TIMEOUT_MS,
   stringifyRow,
 } from '../clickhouse.format';
@@ -19,6 +20,7 @@ import {
   ClickHouseUnavailableError,
   EXPORT_FORMATS,
   type ExportFormat,
+  type InsertOptions,
   type QueryParams,
 } from '../clickhouse.port';
 
@@ -92,8 +94,9 @@ export class ServerClickHouse implements ClickHouseExecutor {
     );
   }
 
-  async insertJsonEachRow(table: string, text: string | Buffer): Promise<void> {
+  async insertJsonEachRow(table: string, text: string | Buffer, options?: InsertOptions): Promise<void> {
     checkTableName(table);
+    const settings = insertSettings(options);
     if (text.length === 0) return;
     // insert() wants objects for JSON formats; exec() sends a body as it is. Its (empty) response
     // is read to the end so the socket goes back to the pool.
@@ -101,7 +104,7 @@ export class ServerClickHouse implements ClickHouseExecutor {
       const result = await this.client.exec({
         query: `INSERT INTO ${table} FORMAT JSONEachRow`,
         values: Readable.from([typeof text === 'string' ? Buffer.from(text) : text]),
-        clickhouse_settings: { async_insert: 0 },
+        clickhouse_settings: { async_insert: 0, ...settings },
       });
       await drain(result.stream);
     });
