@@ -21,9 +21,9 @@ serveApp<object, IngestOps>((running) => {
 function instrument(executor: ClickHouseExecutor, stats: IngestAppStats): void {
   const insert = executor.insertJsonEachRow.bind(executor);
   const query = executor.query.bind(executor);
-  executor.insertJsonEachRow = async (table, text) => {
+  executor.insertJsonEachRow = async (table, text, options) => {
     const started = performance.now();
-    await insert(table, text);
+    await insert(table, text, options);
     if (table === 'call_records') add(stats.inserts, lineCount(text), started);
   };
   executor.query = async <T>(sql: string, params?: Parameters<ClickHouseExecutor['query']>[1]): Promise<T[]> => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse.factory';
 import { toJsonEachRow } from '../../src/infrastructure/clickhouse/clickhouse.format';
 import type { ClickHouseExecutor } from '../../src/infrastructure/clickhouse/clickhouse.port';
@@ -11,7 +12,7 @@ import { RowBuilder } from './ingest-records';
  * The baseline (forked by ingest.bench.ts, alone on the machine): the same records, as the same
  * rows, inserted through the same EmbeddedClickHouse class into a fresh data dir with the same
  * migrations, in INSERTs of the app's mean size. The rows are written as JSONEachRow text before
- * the clock starts and handed over with insertJsonEachRow, as the app's writer does; only the
+ * the clock starts and handed over with insertJsonEachRow and a deduplication token, as the app's writer does; only the
  * INSERT calls are timed, so this is the engine's own rate (with the hand-over to its process).
  */
 async function main(): Promise<DirectInsertResult> {
@@ -42,9 +43,11 @@ async function insertRange(
   for (let offset = 0; offset < count; offset += spec.batchRows) {
     const rows = builder.rows(recordsOf(spec.records, start + offset, Math.min(spec.batchRows, count - offset)));
     const text = toJsonEachRow(rows);
+    // A token of its own per INSERT, as the app's writer sends (the engine then skips hashing the block).
+    const deduplicationToken = randomUUID();
     const cpu = treeCpuMicros(process.pid) ?? 0;
     const started = performance.now();
-    await clickhouse.insertJsonEachRow('call_records', text);
+    await clickhouse.insertJsonEachRow('call_records', text, { deduplicationToken });
     ms += performance.now() - started;
     cpuMicros += (treeCpuMicros(process.pid) ?? 0) - cpu;
     inserts += 1;
