@@ -63,14 +63,22 @@ const CATCH_UP_TIMEOUT_MS = 3_600_000;
  * table, timed from the start until each has applied the last event of the store. With
  * `worker`, the read-model runner replays in a worker thread, as the CLI does on a server store.
  */
-export async function rebuildAll(targets: RebuildTargets, total: number, last: GlobalPosition): Promise<Timed> {
+export async function rebuildAll(
+  targets: RebuildTargets,
+  total: number,
+  last: GlobalPosition,
+  batchSize: number,
+): Promise<Timed> {
   const store = new RedisReadModelStore(targets.redis, targets.namespace);
   const projections = buildReadModelProjections(targets.secrets, targets.sipDomain);
-  const readModels = new ProjectionRunner(READ_MODELS_RUNNER, projections, store, targets.events);
-  const runners = [readModels, new ProjectionRunner('webhooks', webhookProjections(), store, targets.events)];
+  const readModels = new ProjectionRunner(READ_MODELS_RUNNER, projections, store, targets.events, { batchSize });
+  const runners = [
+    readModels,
+    new ProjectionRunner('webhooks', webhookProjections(), store, targets.events, { batchSize }),
+  ];
   const { namespace, sipDomain } = targets;
   const elsewhere = targets.worker ? [readModelsInWorker(readModels, { ...targets.worker, namespace, sipDomain })] : [];
-  const dimension = new TrunkDimensionProjector(targets.events, targets.clickhouse);
+  const dimension = new TrunkDimensionProjector(targets.events, targets.clickhouse, { batchSize });
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   try {

@@ -32,6 +32,12 @@ const COMMAND = {
       default: 4,
       help: "events of one trunk per append while seeding (a trunk's next changes)",
     },
+    batch: {
+      type: 'integer',
+      default: CATCH_UP_BATCH_SIZE,
+      min: 1,
+      help: "events per page, for the rebuild's runners (PROJECTION_BATCH_SIZE) and the baseline's paged read alike",
+    },
     'read-models': {
       type: 'string',
       default: 'worker',
@@ -67,7 +73,7 @@ async function run(options: Options, cleanups: Cleanups): Promise<RebuildReport>
   progress(`seeding ${options.events} events into ${schema}`);
   const seed = await seedHistory(events, new AesGcmSecretBox(masterKey, vault), options);
   progress('paged read (baseline)');
-  const first = await pagedRead(events, CATCH_UP_BATCH_SIZE);
+  const first = await pagedRead(events, options.batch);
   if (!first.last || first.events !== options.events)
     throw new Error(`read ${first.events} of ${options.events} events`);
   const namespace = `bench-rebuild-${suffix}:`;
@@ -95,15 +101,15 @@ async function run(options: Options, cleanups: Cleanups): Promise<RebuildReport>
   };
   progress('rebuild of all projections');
   const [rebuild, profile] = await profiled(options.cpuProf, 'rebuild', () =>
-    rebuildAll(targets, options.events, first.last!),
+    rebuildAll(targets, options.events, first.last!, options.batch),
   );
   progress('paged read again (baseline)');
-  const second = await pagedRead(events, CATCH_UP_BATCH_SIZE);
+  const second = await pagedRead(events, options.batch);
   const checks = await checkRebuilt(redis, namespace, clickhouse, seed.byType);
   return {
     machine,
     loadAverageAtEnd: loadAverageNow(),
-    page: CATCH_UP_BATCH_SIZE,
+    page: options.batch,
     seed,
     reads: [first, second],
     rebuild,
