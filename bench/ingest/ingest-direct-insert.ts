@@ -12,8 +12,9 @@ import { RowBuilder } from './ingest-records';
  * The baseline (forked by ingest.bench.ts, alone on the machine): the same records, as the same
  * rows, inserted through the same EmbeddedClickHouse class into a fresh data dir with the same
  * migrations, in INSERTs of the app's mean size. The rows are written as JSONEachRow text before
- * the clock starts and handed over with insertJsonEachRow and a deduplication token, as the app's writer does; only the
- * INSERT calls are timed, so this is the engine's own rate (with the hand-over to its process).
+ * the clock starts and handed over with insertJsonEachRow and a deduplication token, as the app's
+ * writer does; only the INSERT calls are timed, so this is the engine's own rate (with the
+ * hand-over to its process).
  */
 async function main(): Promise<DirectInsertResult> {
   const spec = JSON.parse(process.env[DIRECT_SPEC_ENV] ?? 'null') as DirectInsertSpec | null;

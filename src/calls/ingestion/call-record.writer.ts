@@ -261,7 +261,7 @@ export class CallRecordWriter {
     this.resendDelayMs = this.options.resendDelayMs;
     this.clearResend();
     touched.merge(unfinished.hours);
-    await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.calls, version: unfinished.highest }]);
+    await publishHorizon(this.clickhouse, unfinished.highest);
   }
 
   /**
@@ -303,7 +303,7 @@ export class CallRecordWriter {
         this.unfinished = { text, token, highest, hours: touched.snapshot() };
       throw error;
     }
-    await this.clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.calls, version: highest }]);
+    await publishHorizon(this.clickhouse, highest);
   }
 
   /** Strictly increasing across this process: later submissions win. */
@@ -346,6 +346,11 @@ class HoursTouched {
     this.byAccount.clear();
     return out;
   }
+}
+
+/** Publishes `version` to the sync feed's horizon once the INSERT holding it has returned. */
+function publishHorizon(clickhouse: ClickHouseExecutor, version: number): Promise<void> {
+  return clickhouse.insert(CALL_FEED_HORIZON.name, [{ id: FEED_HORIZON_IDS.calls, version }]);
 }
 
 /** The highest version the sync feed may serve: every INSERT up to it has returned. */

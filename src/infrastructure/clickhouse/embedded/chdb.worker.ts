@@ -78,7 +78,7 @@ function execute(request: WorkerRequest): string {
 }
 
 /** ` SETTINGS a = 1, b = 'x'` (or nothing): names are ours; values are numbers or quoted strings. */
-function settingsClause(settings: Record<string, string | number> = {}): string {
+function settingsClause(settings: Record<string, string | number>): string {
   const entries = Object.entries(settings);
   if (entries.length === 0) return '';
   for (const [name] of entries) if (!/^[a-z_]+$/.test(name)) throw new Error(`invalid setting name: ${name}`);
