@@ -56,7 +56,12 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
     for (const [name, sql] of Object.entries(statements.wholeHours))
       if (hourly || name.includes('bucket') || name.includes('bins'))
         await time(`  branch alone, ${buckets}: ${name}`, sql, all);
-    await time(`overview, edges (every request), ${buckets} buckets`, overviewEdgesSql(hourly, false), all);
+    await time(`overview, edges (both read), ${buckets} buckets`, overviewEdgesSql(hourly, false), all);
+    await time(
+      `overview, edges (both kept: rejections and trunk names only), ${buckets} buckets`,
+      overviewEdgesSql(hourly, false, false),
+      all,
+    );
     for (const [name, sql] of Object.entries(statements.edges))
       await time(`  branch alone, ${buckets}: ${name}`, sql, all);
   }

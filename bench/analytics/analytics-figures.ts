@@ -15,8 +15,12 @@ export interface AppLoadFigures {
 }
 
 export interface Series {
-  /** app-cold: each request's whole hours not yet kept (its range starts one hour later than the one before). */
-  source: 'app' | 'app-cold' | 'raw' | 'postgres';
+  /**
+   * app-cold: each request's whole hours not yet kept (its range starts one hour later than the one
+   * before); app-now: the last `days` up to each request's own instant (a dashboard's range, moving
+   * by the milliseconds between requests).
+   */
+  source: 'app' | 'app-cold' | 'app-now' | 'raw' | 'postgres';
   granularity: 'hourly' | 'daily';
   label: string;
   samplesMs: number[];

@@ -77,6 +77,15 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
     const timed = await timeOverview(api, overviewPath(from, to, hourly), options.warmup, options.runs);
     series.push(named('app', hourly, `app over HTTPS (aggregates + raw edges), ${granularity(hourly)}`, timed));
   }
+  // A dashboard's range: the last days up to each request's instant, so both edges move with every request.
+  for (const hourly of [true, false]) {
+    progress(`app overview, ${options.days} days up to now, ${granularity(hourly)}`);
+    const upToNow = () => overviewPath(new Date(Date.now() - options.days * DAY_MS), new Date(), hourly);
+    const timed = await timeOverview(api, upToNow, options.warmup, options.runs);
+    series.push(
+      named('app-now', hourly, `app, ${options.days} days up to each request, ${granularity(hourly)}`, timed),
+    );
+  }
   // The same requests when the whole hours are not kept yet: each range starts an hour after the one before.
   for (const hourly of [true, false]) {
     progress(`app overview, whole hours not kept, ${granularity(hourly)}`);

@@ -73,10 +73,11 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
   }
 
   /**
-   * The edges statement's rows. The start edge's partial hour, once it is a past hour, is kept like
-   * the whole hours (keyed by its exact instants, dropped when the writer stores rows in its hour),
-   * so that a request whose copy is here reads only the end edge's raw rows: its start edge is
-   * made empty ([to1, to1)). A miss reads both edges in the one scan, as without a copy.
+   * The edges statement's rows. Each edge's partial hour, once it is a past hour, is kept like the
+   * whole hours (keyed by its exact instants, dropped when the writer stores rows in its hour): a
+   * kept edge is made empty ([to, to)) in the statement, and when both are kept or empty the
+   * statement reads no raw rows at all, only the rejections and the trunk names. The current hour
+   * is written all the time (its copy would be dropped at once): an edge in it is always read.
    */
   private async edges(
     accountId: string,
@@ -85,27 +86,36 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     params: QueryParams,
     now: Date,
   ): Promise<readonly OverviewRow[]> {
-    const sql = overviewEdgesSql(hourly, !!trunkId);
-    const fromMs = Number(params.from1_ms);
-    const toMs = Number(params.to1_ms);
-    const hour = Math.floor(fromMs / HOUR) * HOUR;
-    // The current hour is written all the time (its copy would be dropped at once): not kept.
-    if (fromMs >= toMs || hour >= Math.floor(now.getTime() / HOUR) * HOUR)
-      return this.clickhouse.query<OverviewRow>(sql, params);
-    const key = JSON.stringify(['start edge', accountId, trunkId ?? null, hourly, fromMs, toMs]);
-    const copy = this.cache.get(key);
-    if (copy) return [...copy, ...(await this.clickhouse.query<OverviewRow>(sql, { ...params, from1_ms: toMs }))];
+    const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
+    const read: QueryParams = { ...params };
+    const kept: OverviewRow[] = [];
+    const toKeep: { edge: number; key: string; hour: number }[] = [];
+    for (const edge of [1, 2]) {
+      const fromMs = Number(params[`from${edge}_ms`]);
+      const toMs = Number(params[`to${edge}_ms`]);
+      const hour = Math.floor(fromMs / HOUR) * HOUR;
+      if (fromMs >= toMs || hour >= currentHour) continue;
+      const key = JSON.stringify(['edge', edge, accountId, trunkId ?? null, hourly, fromMs, toMs]);
+      const copy = this.cache.get(key);
+      if (!copy) toKeep.push({ edge, key, hour });
+      else {
+        kept.push(...copy);
+        read[`from${edge}_ms`] = toMs;
+      }
+    }
+    const rawRows = [1, 2].some((edge) => Number(read[`from${edge}_ms`]) < Number(read[`to${edge}_ms`]));
     const ticket = this.cache.ticket();
-    const rows = await this.clickhouse.query<OverviewRow>(sql, params);
-    this.cache.set(
-      key,
-      accountId,
-      hour,
-      hour + HOUR,
-      rows.filter((row) => Number(row.edge) === 1),
-      ticket,
-    );
-    return rows;
+    const rows = await this.clickhouse.query<OverviewRow>(overviewEdgesSql(hourly, !!trunkId, rawRows), read);
+    for (const { edge, key, hour } of toKeep)
+      this.cache.set(
+        key,
+        accountId,
+        hour,
+        hour + HOUR,
+        rows.filter((row) => Number(row.edge) === edge),
+        ticket,
+      );
+    return [...kept, ...rows];
   }
 
   /**

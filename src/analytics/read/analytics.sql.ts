@@ -206,12 +206,14 @@ function wholeHoursPercentiles(hourly: boolean, filter: string, table: (name: Ag
   };
 }
 
+const RAW_EDGES_BRANCH = 'raw edges (partial hours), six groupings with their latency bins';
+
 /**
  * The overview in two statements, each a UNION ALL of branches by name (the benchmark times each
  * one alone): what depends only on the whole hours of the range, which the handler keeps per
  * account until the writer stores rows in one of those hours (overview-cache.ts), and what is
- * read on every request: the raw rows of the partial edge hours, the rejections of the instant
- * range and the trunk names.
+ * read on every request: the raw rows of the partial edge hours (each kept too once it is a past
+ * hour: analytics.queries.ts), the rejections of the instant range and the trunk names.
  */
 export function overviewStatements(
   hourly: boolean,
@@ -261,7 +263,7 @@ export function overviewStatements(
     ),
   };
   const edges = {
-    'raw edges (partial hours), six groupings with their latency bins': rawEdges(hourly, withTrunk),
+    [RAW_EDGES_BRANCH]: rawEdges(hourly, withTrunk),
     'rejections by reason and SIP code': branch(
       "'reason'",
       'reason',
@@ -277,8 +279,12 @@ export function overviewStatements(
 export const overviewWholeHoursSql = (hourly: boolean, withTrunk: boolean): string =>
   Object.values(overviewStatements(hourly, withTrunk).wholeHours).join('\nUNION ALL\n');
 
-export const overviewEdgesSql = (hourly: boolean, withTrunk: boolean): string =>
-  Object.values(overviewStatements(hourly, withTrunk).edges).join('\nUNION ALL\n');
+/** The edges statement; without `rawRows` (both edges empty or kept) only the rejections and the trunk names. */
+export const overviewEdgesSql = (hourly: boolean, withTrunk: boolean, rawRows = true): string =>
+  Object.entries(overviewStatements(hourly, withTrunk).edges)
+    .filter(([name]) => rawRows || name !== RAW_EDGES_BRANCH)
+    .map(([, sql]) => sql)
+    .join('\nUNION ALL\n');
 
 const IN_TRUNKS = 'AND trunk_id IN {trunks:Array(String)}';
 const SERIES_SUMS: SumColumn[] = ['calls', 'connected', 'latency_calls', 'total_latency_sum'];

@@ -9,10 +9,11 @@ import { createClickHouse } from '../../src/infrastructure/clickhouse/clickhouse
 import type { ClickHouseExecutor, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.port';
 
 /**
- * The start edge's partial hour of an overview is kept like its whole hours (analytics.queries.ts,
- * `edges`): a request whose copy is kept reads only the end edge's raw rows, and must answer what
- * the raw rows answer; a write into that hour drops the copy, as the call-record writer's
- * CALL_HOURS_WRITTEN does (overview-invalidations.ts).
+ * An overview's partial edge hours, once past hours, are kept like its whole hours
+ * (analytics.queries.ts, `edges`): a request whose start edge is kept reads only the end edge's raw
+ * rows, one whose edges are both kept reads none, and each must answer what the raw rows answer; a
+ * write into an edge's hour drops that copy, as the call-record writer's CALL_HOURS_WRITTEN does
+ * (overview-invalidations.ts).
  */
 const root = mkdtempSync(join(tmpdir(), 'trunkline-start-edge-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ const query = (granularity: 'hourly' | 'daily', trunkId?: string) =>
     ...(trunkId ? { trunk_id: trunkId } : {}),
   });
 
-describe('the overview keeps its start edge like its whole hours', () => {
+describe('the overview keeps its past edge hours like its whole hours', () => {
   let ch: ClickHouseExecutor;
   /** The parameters of every statement over the raw rows the handlers sent. */
   const reads: QueryParams[] = [];
@@ -108,6 +109,46 @@ describe('the overview keeps its start edge like its whole hours', () => {
     expect(readStartEdge(mark)).toBe(true);
     expect(after.summary.total_calls).toBe(before.summary.total_calls + 1);
     expect(after).toEqual(await ask(uncached(), query('hourly')));
+  });
+
+  /** An hour after END's: the end edge's partial hour is a past hour too. */
+  const LATER = new Date(END + HOUR);
+  const askLater = (h: GetAnalyticsOverviewHandler, q: AnalyticsOverviewQueryDto) =>
+    h.execute(new GetAnalyticsOverview(ACCOUNT, q, LATER)) as Promise<{ summary: { total_calls: number } }>;
+
+  for (const [granularity, trunkId] of [
+    ['hourly', undefined],
+    ['daily', 'conn_2'],
+  ] as const)
+    it(`keeps the end edge once its hour is past, and then reads no raw rows at all (${granularity}${trunkId ? ', one trunk' : ''})`, async () => {
+      // Given an instance that answered the range once, both edges past hours
+      const h = handler(kept());
+      const first = await askLater(h, query(granularity, trunkId));
+      // When it is asked again
+      const mark = reads.length;
+      const second = await askLater(h, query(granularity, trunkId));
+      // Then no statement read the raw rows, and it answers what an instance without copies answers
+      expect(reads.length).toBe(mark);
+      expect(second.summary.total_calls).toBeGreaterThan(0);
+      expect(second).toEqual(first);
+      expect(second).toEqual(await askLater(uncached(), query(granularity, trunkId)));
+    });
+
+  it('drops the kept end edge when the writer stores a call in its hour, and counts the call', async () => {
+    // Given an instance whose edges are both kept
+    const cache = kept();
+    const h = handler(cache);
+    const before = await askLater(h, query('daily'));
+    // When the writer stores a call in the end edge's partial hour and drops that hour's copies
+    await insertCalls(ch, 20_000, 1, () => `${END - 60_000}`);
+    cache.drop(ACCOUNT, [Math.floor(END / HOUR) * HOUR]);
+    // Then the next answer reads the end edge's raw rows again (not the start edge's) and counts the call
+    const mark = reads.length;
+    const after = await askLater(h, query('daily'));
+    expect(reads.slice(mark).map((p) => Number(p.from2_ms) < Number(p.to2_ms))).toEqual([true]);
+    expect(readStartEdge(mark)).toBe(false);
+    expect(after.summary.total_calls).toBe(before.summary.total_calls + 1);
+    expect(after).toEqual(await askLater(uncached(), query('daily')));
   });
 
   it('keeps the start edge when the writer stores calls in other hours only', async () => {
