@@ -40,10 +40,10 @@ const insertCalls = (
       if(k % 7 = 0, NULL, toUInt32((k * 37) % 250)), if(k % 7 = 0, 0, (k * 37) % 250), if(k % 4 = 0, 'busy', '')
     FROM (SELECT number AS k FROM numbers(${from}, ${count}))`);
 
-const query = (granularity: 'hourly' | 'daily', trunkId?: string) =>
+const query = (granularity: 'hourly' | 'daily', trunkId?: string, start = START, end = END) =>
   Object.assign(new AnalyticsOverviewQueryDto(), {
-    start_date: new Date(START).toISOString(),
-    end_date: new Date(END).toISOString(),
+    start_date: new Date(start).toISOString(),
+    end_date: new Date(end).toISOString(),
     granularity,
     ...(trunkId ? { trunk_id: trunkId } : {}),
   });
@@ -149,6 +149,64 @@ describe('the overview keeps its past edge hours like its whole hours', () => {
     expect(readStartEdge(mark)).toBe(false);
     expect(after.summary.total_calls).toBe(before.summary.total_calls + 1);
     expect(after).toEqual(await askLater(uncached(), query('daily')));
+  });
+
+  /** The instants of each edge the statements since `mark` read raw rows of, [from, to) per edge ('none': empty). */
+  const edgeReads = (mark: number) =>
+    reads.slice(mark).map((p) =>
+      [1, 2].map((e) => {
+        const span = [Number(p[`from${e}_ms`]), Number(p[`to${e}_ms`])];
+        return span[0] < span[1] ? span : 'none';
+      }),
+    );
+  const SECOND = 1_000;
+
+  for (const [granularity, trunkId] of [
+    ['hourly', undefined],
+    ['daily', 'conn_1'],
+  ] as const)
+    it(`answers a start edge that moves within its hour from its copy and the raw rows in between (${granularity}${trunkId ? ', one trunk' : ''})`, async () => {
+      // Given an instance that answered the range once, both edges past hours
+      const h = handler(kept());
+      await askLater(h, query(granularity, trunkId));
+      // When the start moves on by 3 min (calls leave the range), then back by 5 min
+      for (const [start, read] of [
+        [START + 180 * SECOND, [START, START + 180 * SECOND]],
+        [START - 120 * SECOND, [START - 120 * SECOND, START + 180 * SECOND]],
+      ] as const) {
+        const mark = reads.length;
+        const answer = await askLater(h, query(granularity, trunkId, start));
+        // Then only the instants between the kept start and the new one were read (the end edge is kept),
+        expect(edgeReads(mark)).toEqual([[read, 'none']]);
+        // and the answer is what an instance without copies answers
+        expect(answer).toEqual(await askLater(uncached(), query(granularity, trunkId, start)));
+      }
+      // And a start further from the kept one than its edge is long (27 min, 10 min before the hour's end) reads
+      // the edge itself, as does a start in another hour (no copy)
+      for (const far of [T0 + 50 * 60 * SECOND, START - 40 * 60 * SECOND]) {
+        const mark = reads.length;
+        const answer = await askLater(h, query(granularity, trunkId, far));
+        expect(edgeReads(mark)[0][0]).toEqual([far, Math.ceil(far / HOUR) * HOUR]);
+        expect(answer).toEqual(await askLater(uncached(), query(granularity, trunkId, far)));
+      }
+    });
+
+  it('answers an end edge that moves within its past hour from its copy and the raw rows in between', async () => {
+    // Given an instance that answered the range once, both edges past hours
+    const h = handler(kept());
+    await askLater(h, query('hourly'));
+    // When the end moves back by 4 min, then on by 7 min
+    for (const [end, read] of [
+      [END - 240 * SECOND, [END - 240 * SECOND + 1, END + 1]],
+      [END + 180 * SECOND, [END - 240 * SECOND + 1, END + 180 * SECOND + 1]],
+    ] as const) {
+      const mark = reads.length;
+      const answer = await askLater(h, query('hourly', undefined, START, end));
+      // Then only the instants between the kept end and the new one were read (the start edge is kept)
+      expect(edgeReads(mark)).toEqual([['none', read]]);
+      expect(answer.summary.total_calls).toBeGreaterThan(0);
+      expect(answer).toEqual(await askLater(uncached(), query('hourly', undefined, START, end)));
+    }
   });
 
   it('keeps the start edge when the writer stores calls in other hours only', async () => {

@@ -6,6 +6,7 @@ import { addRow, avgInt, codecDistribution, emptyTotals, percent, ratio, round2,
 import { aggregateRange, OverviewRow, overviewEdgesSql, overviewWholeHoursSql, trunkSeriesSql } from './analytics.sql';
 import { OverviewCache } from './overview-cache';
 import { edgePercentiles } from './overview-percentiles';
+import { combineRows } from './overview-edge-rows';
 import { gatewayBreakdown } from './gateway-breakdown';
 
 import { analyticsRange, buckets, DAY, HOUR } from './analytics-range';
@@ -16,6 +17,21 @@ export class GetAnalyticsOverview {
     readonly query: AnalyticsOverviewQueryDto,
     readonly now: Date,
   ) {}
+}
+
+/** One edge's read (analytics.queries.ts, `planEdge`). */
+interface EdgePlan {
+  edge: 1 | 2;
+  key: string;
+  /** The edge's hour, which the copy covers. */
+  hour: number;
+  /** The edge's side that moves with the range: the start edge's start, the end edge's end. */
+  moving: number;
+  /** The instants to read the raw rows of: the edge, the difference from its copy, or none (equal). */
+  read: [number, number];
+  copy?: readonly OverviewRow[];
+  /** 1: the rows read are added to the copy; -1: taken out of it. */
+  factor: 1 | -1;
 }
 
 interface Grouped {
@@ -74,10 +90,15 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
 
   /**
    * The edges statement's rows. Each edge's partial hour, once it is a past hour, is kept like the
-   * whole hours (keyed by its exact instants, dropped when the writer stores rows in its hour): a
-   * kept edge is made empty ([to, to)) in the statement, and when both are kept or empty the
-   * statement reads no raw rows at all, only the rejections and the trunk names. The current hour
-   * is written all the time (its copy would be dropped at once): an edge in it is always read.
+   * whole hours (dropped when the writer stores rows in its hour), keyed by its side on a whole
+   * hour (the start edge's end, the end edge's start) and holding the instant of its other side,
+   * which moves with the range. A request whose edge is kept reads, instead of that edge, the raw
+   * rows between the kept instant and its own (added to the copy, or taken out of it) when they
+   * are fewer instants than the edge itself: a "last 30 days up to now" dashboard's start edge
+   * moves by the seconds between its requests. An edge kept at its very instant is read not at
+   * all; when no raw rows are left to read, the statement has no raw-row branch, only the
+   * rejections and the trunk names. The current hour is written all the time (its copy would be
+   * dropped at once): an edge in it is always read.
    */
   private async edges(
     accountId: string,
@@ -87,35 +108,65 @@ export class GetAnalyticsOverviewHandler implements IQueryHandler<GetAnalyticsOv
     now: Date,
   ): Promise<readonly OverviewRow[]> {
     const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
+    const ticket = this.cache.ticket();
     const read: QueryParams = { ...params };
-    const kept: OverviewRow[] = [];
-    const toKeep: { edge: number; key: string; hour: number }[] = [];
-    for (const edge of [1, 2]) {
-      const fromMs = Number(params[`from${edge}_ms`]);
-      const toMs = Number(params[`to${edge}_ms`]);
-      const hour = Math.floor(fromMs / HOUR) * HOUR;
-      if (fromMs >= toMs || hour >= currentHour) continue;
-      const key = JSON.stringify(['edge', edge, accountId, trunkId ?? null, hourly, fromMs, toMs]);
-      const copy = this.cache.get(key);
-      if (!copy) toKeep.push({ edge, key, hour });
-      else {
-        kept.push(...copy);
-        read[`from${edge}_ms`] = toMs;
-      }
+    const plans: EdgePlan[] = [];
+    for (const edge of [1, 2] as const) {
+      const plan = this.planEdge(edge, accountId, trunkId, hourly, params, currentHour);
+      if (!plan) continue;
+      plans.push(plan);
+      read[`from${edge}_ms`] = plan.read[0];
+      read[`to${edge}_ms`] = plan.read[1];
     }
     const rawRows = [1, 2].some((edge) => Number(read[`from${edge}_ms`]) < Number(read[`to${edge}_ms`]));
-    const ticket = this.cache.ticket();
     const rows = await this.clickhouse.query<OverviewRow>(overviewEdgesSql(hourly, !!trunkId, rawRows), read);
-    for (const { edge, key, hour } of toKeep)
-      this.cache.set(
-        key,
-        accountId,
-        hour,
-        hour + HOUR,
-        rows.filter((row) => Number(row.edge) === edge),
-        ticket,
-      );
-    return [...kept, ...rows];
+    if (plans.length === 0) return rows;
+    const out = rows.filter((row) => !plans.some((plan) => plan.edge === Number(row.edge)));
+    for (const plan of plans) {
+      const fresh = rows.filter((row) => Number(row.edge) === plan.edge);
+      if (plan.copy && plan.read[0] === plan.read[1]) {
+        out.push(...plan.copy);
+        continue;
+      }
+      const edgeRows = plan.copy
+        ? combineRows([
+            { rows: plan.copy, factor: 1 },
+            { rows: fresh, factor: plan.factor },
+          ])
+        : fresh;
+      this.cache.set(plan.key, accountId, plan.hour, plan.hour + HOUR, edgeRows, ticket, plan.moving);
+      out.push(...edgeRows);
+    }
+    return out;
+  }
+
+  /**
+   * What to read of one edge kept in a past hour: the edge itself (no copy, or one further away
+   * than the edge is long), the instants between the copy's and the edge's moving side (factor 1
+   * to add them to the copy, -1 to take them out), or nothing. Undefined for an edge that is
+   * empty or in the current hour (read as it is, not kept).
+   */
+  private planEdge(
+    edge: 1 | 2,
+    accountId: string,
+    trunkId: string | undefined,
+    hourly: boolean,
+    params: QueryParams,
+    currentHour: number,
+  ): EdgePlan | undefined {
+    const fromMs = Number(params[`from${edge}_ms`]);
+    const toMs = Number(params[`to${edge}_ms`]);
+    const hour = Math.floor(fromMs / HOUR) * HOUR;
+    if (fromMs >= toMs || hour >= currentHour) return undefined;
+    const [fixed, moving] = edge === 1 ? [toMs, fromMs] : [fromMs, toMs];
+    const key = JSON.stringify(['edge', edge, accountId, trunkId ?? null, hourly, fixed]);
+    const plan: EdgePlan = { edge, key, hour, moving, read: [fromMs, toMs], factor: 1 };
+    const copy = this.cache.entry(key);
+    if (copy?.moving === undefined || Math.abs(moving - copy.moving) >= toMs - fromMs) return plan;
+    const between: [number, number] = [Math.min(moving, copy.moving), Math.max(moving, copy.moving)];
+    // The start edge grows when its start moves back, the end edge when its end moves on.
+    const grows = edge === 1 ? moving < copy.moving : moving > copy.moving;
+    return { ...plan, copy: copy.rows, read: between, factor: grows ? 1 : -1 };
   }
 
   /**

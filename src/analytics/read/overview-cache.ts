@@ -18,6 +18,8 @@ interface Entry {
   toMs: number;
   rows: readonly OverviewRow[];
   expiresAtMs: number;
+  /** An edge's copy: the instant of its side that moves with the range (analytics.queries.ts). */
+  moving?: number;
 }
 
 interface Drop {
@@ -68,10 +70,15 @@ export class OverviewCache {
   }
 
   get(key: string): readonly OverviewRow[] | undefined {
+    return this.entry(key)?.rows;
+  }
+
+  /** A copy's rows with the `moving` instant it was kept with. */
+  entry(key: string): { rows: readonly OverviewRow[]; moving?: number } | undefined {
     if (!this.enabled || !this.usable()) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAtMs > this.now()) return entry.rows;
+    if (entry.expiresAtMs > this.now()) return entry;
     this.entries.delete(key);
     return undefined;
   }
@@ -89,11 +96,12 @@ export class OverviewCache {
     toMs: number,
     rows: readonly OverviewRow[],
     ticket: number,
+    moving?: number,
   ): void {
     if (!this.enabled || !this.usable() || ticket < this.floor) return;
     for (const drop of this.drops)
       if (drop.seq > ticket && drop.accountId === accountId && drop.hours.some((h) => h >= fromMs && h < toMs)) return;
-    this.entries.set(key, { accountId, fromMs, toMs, rows, expiresAtMs: this.now() + this.options.ttlMs });
+    this.entries.set(key, { accountId, fromMs, toMs, rows, expiresAtMs: this.now() + this.options.ttlMs, moving });
     let keys = this.byAccount.get(accountId);
     if (!keys) this.byAccount.set(accountId, (keys = new Set()));
     keys.add(key);
