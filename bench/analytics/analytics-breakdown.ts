@@ -58,6 +58,11 @@ export async function breakdown(clickhouse: ClickHouseExecutor, r: BreakdownRequ
         await time(`  branch alone, ${buckets}: ${name}`, sql, all);
     await time(`overview, edges (both read), ${buckets} buckets`, overviewEdgesSql(hourly, false), all);
     await time(
+      `overview, edges (the end edge read, ${((to - wholeTo) / 60_000).toFixed(0)} min of calls, the start edge kept: a dashboard up to now), ${buckets} buckets`,
+      overviewEdgesSql(hourly, false),
+      { ...all, from1_ms: wholeFrom },
+    );
+    await time(
       `overview, edges (both kept: rejections and trunk names only), ${buckets} buckets`,
       overviewEdgesSql(hourly, false, false),
       all,
