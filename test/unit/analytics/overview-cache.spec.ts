@@ -30,6 +30,17 @@ describe('the overview whole-hours cache', () => {
     expect(cache.get('k')).toBeUndefined();
   });
 
+  it("keeps an edge copy's moving instant with its rows, replaced by the next fill", () => {
+    const cache = new OverviewCache({ ttlMs: 60_000, maxRows: 100 });
+    cache.set('edge', 'a', 10 * HOUR, 11 * HOUR, [row(3)], cache.ticket(), 10 * HOUR + 1_234);
+    expect(cache.entry('edge')).toEqual(expect.objectContaining({ rows: [row(3)], moving: 10 * HOUR + 1_234 }));
+    cache.set('edge', 'a', 10 * HOUR, 11 * HOUR, [row(2)], cache.ticket(), 10 * HOUR + 9_000);
+    expect(cache.entry('edge')).toEqual(expect.objectContaining({ rows: [row(2)], moving: 10 * HOUR + 9_000 }));
+    expect(cache.get('edge')).toEqual([row(2)]);
+    cache.drop('a', [10 * HOUR]);
+    expect(cache.entry('edge')).toBeUndefined();
+  });
+
   it('refuses the fill of a read that a drop of its hours overtook, and keeps one that only other hours overtook', () => {
     const cache = new OverviewCache({ ttlMs: 60_000, maxRows: 100 });
     const before = cache.ticket();
