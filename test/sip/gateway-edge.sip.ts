@@ -12,7 +12,7 @@ import { ServiceProcess } from '../support/service-process';
 import { customBody, trunkBody } from '../support/trunk-requests';
 import { GatewaySettings, optionsStatus, startGateway } from '../../bench/lib/sip/gateway';
 import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
-import { CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
+import { CallResult, CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
 import { listedCalls, logged, succeeded, trunkRejections } from './support/records';
 import { startHoldingProxy } from './support/holding-proxy';
 import { caFileOf, provision, SIP_DOMAIN, startTrunkline, TrunklineSettings } from './support/trunkline';
@@ -56,6 +56,23 @@ describe('the reference SIP gateway at its edges', () => {
   const restartGateway = async (ready: GatewaySettings['ready']) => {
     await gateway.stop(20_000);
     gateway = await startGateway(group, { ...gatewaySettings, ready });
+  };
+  /**
+   * SIPp's verdict; when a call went wrong, with whether the gateway is still running and its last
+   * log lines (a gateway that stopped answering shows why there, not in SIPp's screen).
+   */
+  const ok = (run: CallResult) => {
+    try {
+      succeeded(run);
+    } catch (error) {
+      const { exitCode, signalCode } = gateway.child;
+      const state =
+        exitCode === null && signalCode === null ? 'running' : `exited: code ${exitCode}, signal ${signalCode}`;
+      const tail = gateway.output().split('\n').slice(-60).join('\n');
+      throw new Error(`${(error as Error).message}\nthe gateway (${state}), its last log lines:\n${tail}`, {
+        cause: error,
+      });
+    }
   };
   /** The gateway's log lines since its last start that match `pattern`. */
   const gatewayLog = (pattern: RegExp) =>
@@ -104,11 +121,20 @@ describe('the reference SIP gateway at its edges', () => {
     gateway = await startGateway(group, gatewaySettings);
   });
 
-  // A case that fails while Trunkline is stopped leaves it stopped: the next case gets it back.
+  // A case that fails while Trunkline is stopped leaves it stopped: the next case gets it back. So
+  // does a case that leaves the gateway gone or not answering (no answer to five OPTIONS in a row):
+  // the next case gets a gateway restarted on the same state, and the log says why.
   afterEach(async () => {
     if (service.child.exitCode !== null || service.child.signalCode !== null) {
       service = await startTrunkline(group, settings);
     }
+    for (let attempt = 0; attempt < 5; attempt++) if ((await optionsStatus(udpPort)) !== 0) return;
+    const { exitCode, signalCode } = gateway.child;
+    console.warn(
+      `the gateway (exit code ${exitCode}, signal ${signalCode}) answered no OPTIONS after the case; restarting it. Its last log lines:\n` +
+        gateway.output().split('\n').slice(-60).join('\n'),
+    );
+    await restartGateway('ok');
   });
 
   afterAll(async () => {
@@ -179,7 +205,7 @@ describe('the reference SIP gateway at its edges', () => {
     await restartGateway('ok');
     // The restarted gateway found the calls' dialogs in its state database.
     const run = await up;
-    succeeded(run);
+    ok(run);
     await expectRecordedOnce(
       line.id,
       run.calls.map((c) => c.callId),
@@ -197,7 +223,7 @@ describe('the reference SIP gateway at its edges', () => {
     service.child.kill('SIGTERM');
     await service.exited;
     const shortRun = await short;
-    succeeded(shortRun);
+    ok(shortRun);
     await gateway.stop(20_000);
     // A damaged row in the spool (a record cut short): skipped with a log line at the next start.
     execFileSync('sqlite3', [
@@ -214,7 +240,7 @@ describe('the reference SIP gateway at its edges', () => {
     // Trunkline cannot be reached: the gateway cannot look trunks up and says so.
     expect(await optionsStatus(udpPort)).toBe(503);
     const longRun = await long;
-    succeeded(longRun);
+    ok(longRun);
     service = await startTrunkline(group, settings);
     await until(
       'OPTIONS 200 once Trunkline is back',
@@ -232,7 +258,7 @@ describe('the reference SIP gateway at its edges', () => {
   it('refuses the old password, a deactivated and a deleted trunk as soon as the API call returns, and takes the new password', async () => {
     const line = await trunk();
     let password = PASSWORD;
-    succeeded(await calls({ user: line.sip_username, password, calls: 1, pauseMs: 0 }));
+    ok(await calls({ user: line.sip_username, password, calls: 1, pauseMs: 0 }));
     const trials = 20;
     let oldAccepted = 0;
     let newRefused = 0;
@@ -257,16 +283,16 @@ describe('the reference SIP gateway at its edges', () => {
 
     for (let trial = 0; trial < 3; trial++) {
       const inactive = await trunk();
-      succeeded(await calls({ user: inactive.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
+      ok(await calls({ user: inactive.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
       expect((await client.patch(`/v1/trunks/${inactive.id}`, { status: 'inactive' })).status).toBe(200);
       const run = await refused({ user: inactive.sip_username, password: PASSWORD });
-      succeeded(run);
+      ok(run);
       expect(logged(run, 'REFUSED')[0][2]).toBe('403');
 
       const deleted = await trunk();
-      succeeded(await calls({ user: deleted.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
+      ok(await calls({ user: deleted.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
       expect((await client.delete(`/v1/trunks/${deleted.id}`)).status).toBe(204);
-      succeeded(await refused({ user: deleted.sip_username, password: PASSWORD }));
+      ok(await refused({ user: deleted.sip_username, password: PASSWORD }));
     }
   });
 
@@ -279,8 +305,8 @@ describe('the reference SIP gateway at its edges', () => {
       refused({ user: busy.sip_username, password: PASSWORD }),
       refused({ user: down.sip_username, password: PASSWORD }),
     ]);
-    succeeded(busyRun);
-    succeeded(downRun);
+    ok(busyRun);
+    ok(downRun);
     // What the carrier got (SIPp logs the final code).
     expect(logged(busyRun, 'REFUSED')[0][2]).toBe('486');
     expect(logged(downRun, 'REFUSED')[0][2]).toBe('500');
@@ -323,7 +349,7 @@ describe('the reference SIP gateway at its edges', () => {
       },
     });
     const run = await calls({ user, password: PASSWORD, calls: 4, rate: 10, pauseMs: 100, gatewayPort: port });
-    succeeded(run);
+    ok(run);
     const dropped = () =>
       small
         .output()
@@ -386,7 +412,7 @@ describe('the reference SIP gateway at its edges', () => {
       transport: 't1',
       gatewayPort: tcpOnlyPort,
     });
-    succeeded(alone);
+    ok(alone);
     await tunnel.stop();
     await until('the 8 records', async () => (await listed(line.id)).length === 8, SETTLE_DEADLINE_MS);
   });
@@ -412,16 +438,14 @@ describe('the reference SIP gateway at its edges', () => {
       await until('the four lookups held', async () => proxy.held() === 4, SETTLE_DEADLINE_MS);
       // Meanwhile the gateway answers OPTIONS and completes another trunk's calls.
       expect(await optionsStatus(slowPort)).toBe(200);
-      succeeded(
-        await calls({ user: other.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, gatewayPort: slowPort }),
-      );
+      ok(await calls({ user: other.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, gatewayPort: slowPort }));
       expect(await optionsStatus(slowPort)).toBe(200);
       expect(proxy.held()).toBe(4);
       expect(slowDone).toBe(false);
       // Trunkline answers: the held INVITEs go on to their agent.
       proxy.release();
       const run = await slowCalls;
-      succeeded(run);
+      ok(run);
       expect(run.calls).toHaveLength(4);
       await until(
         'the records of both trunks',
@@ -470,7 +494,7 @@ describe('the reference SIP gateway at its edges', () => {
       // Trunkline answers: the held lookups and then the queued ones go on to their agent.
       proxy.release();
       const run = await admitted;
-      succeeded(run);
+      ok(run);
       expect(run.calls).toHaveLength(4);
     } finally {
       proxy.release();
@@ -498,8 +522,8 @@ describe('the reference SIP gateway at its edges', () => {
       }),
       calls({ user: line.sip_username, password: PASSWORD, calls: 10, rate: 10, pauseMs: 500 }),
     ]);
-    succeeded(scan);
-    succeeded(carrier);
+    ok(scan);
+    ok(carrier);
     // The first BAN_FAILURES made-up names were refused; the last of them banned the source,
     // whose later INVITEs were dropped without an answer (and never looked up). INVITEs already
     // being looked up when the ban began are refused as before: a few at most, at 20 a second.
@@ -544,7 +568,7 @@ describe('the reference SIP gateway at its edges', () => {
         service: line.sip_username,
         vars: { expires: '30' },
       });
-    succeeded(await register(PASSWORD));
+    ok(await register(PASSWORD));
     const stored = () =>
       execFileSync('sqlite3', [
         join(stateDir, 'registrations.sqlite'),
@@ -562,8 +586,8 @@ describe('the reference SIP gateway at its edges', () => {
 
     const rotated = await client.post(`/v1/trunks/${line.id}/rotate-password`);
     expect(rotated.status).toBe(200);
-    succeeded(await register(PASSWORD, 'carrier-register-refused'));
-    succeeded(await register(rotated.body.sip_password));
+    ok(await register(PASSWORD, 'carrier-register-refused'));
+    ok(await register(rotated.body.sip_password));
   });
 });
 

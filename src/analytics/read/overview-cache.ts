@@ -33,8 +33,9 @@ const DROPS_KEPT = 1000;
 
 /**
  * This instance's copies of the whole-hours part of overviews (analytics.sql.ts,
- * `overviewStatements().wholeHours`), keyed by account, trunk filter, granularity and whole hours.
- * A copy is dropped when the call-record writer (on any instance, through the bus:
+ * `overviewStatements().wholeHours`), keyed by account, trunk filter, granularity and whole hours,
+ * and of their partial edge hours once past (each edge's rows of the edges statement, covering its
+ * one hour, with the instant it was read up to: analytics.queries.ts, `planEdge`). A copy is dropped when the call-record writer (on any instance, through the bus:
  * overview-invalidations.ts) stored rows, cancel rows included, in one of its hours, before that
  * write's requests are answered; so an acknowledged record is counted by the next overview on
  * every instance. Live ingestion writes the current hour, which an overview up to now reads from
