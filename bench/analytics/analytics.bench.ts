@@ -72,34 +72,31 @@ async function run(options: AnalyticsBenchOptions, cleanups: Cleanups): Promise<
   const series: Series[] = [];
   const api = new ApiClient(origin, cert, accountKey);
   cleanups.add('close HTTP client', () => api.close());
-  for (const hourly of [true, false]) {
-    progress(`app overview, ${granularity(hourly)}`);
-    const timed = await timeOverview(api, overviewPath(from, to, hourly), options.warmup, options.runs);
-    series.push(named('app', hourly, `app over HTTPS (aggregates + raw edges), ${granularity(hourly)}`, timed));
-  }
+  /** One series of overview requests per granularity; `path` gives each request's own path. */
+  const appSeries = async (
+    source: Series['source'],
+    label: string,
+    path: (hourly: boolean) => string | (() => string),
+    warmup: number,
+    runs: number,
+  ) => {
+    for (const hourly of [true, false]) {
+      progress(`${label}, ${granularity(hourly)}`);
+      const timed = await timeOverview(api, path(hourly), warmup, runs);
+      series.push(named(source, hourly, `${label}, ${granularity(hourly)}`, timed));
+    }
+  };
+  const { warmup, runs, days } = options;
+  await appSeries('app', 'app over HTTPS (aggregates + raw edges)', (h) => overviewPath(from, to, h), warmup, runs);
   // A dashboard's range: the last days up to each request's instant, so both edges move with every request.
-  for (const hourly of [true, false]) {
-    progress(`app overview, ${options.days} days up to now, ${granularity(hourly)}`);
-    const upToNow = () => overviewPath(new Date(Date.now() - options.days * DAY_MS), new Date(), hourly);
-    const timed = await timeOverview(api, upToNow, options.warmup, options.runs);
-    series.push(
-      named('app-now', hourly, `app, ${options.days} days up to each request, ${granularity(hourly)}`, timed),
-    );
-  }
+  const upToNow = (hourly: boolean) => () => overviewPath(new Date(Date.now() - days * DAY_MS), new Date(), hourly);
+  await appSeries('app-now', `app, ${days} days up to each request`, upToNow, warmup, runs);
   // The same requests when the whole hours are not kept yet: each range starts an hour after the one before.
-  for (const hourly of [true, false]) {
-    progress(`app overview, whole hours not kept, ${granularity(hourly)}`);
+  const later = (hourly: boolean) => {
     let shift = 0;
-    const timed = await timeOverview(
-      api,
-      () => overviewPath(new Date(from.getTime() + ++shift * HOUR_MS), to, hourly),
-      0,
-      options.coldRuns,
-    );
-    series.push(
-      named('app-cold', hourly, `app, whole hours not kept (a new range each time), ${granularity(hourly)}`, timed),
-    );
-  }
+    return () => overviewPath(new Date(from.getTime() + ++shift * HOUR_MS), to, hourly);
+  };
+  await appSeries('app-cold', 'app, whole hours not kept (a new range each time)', later, 0, options.coldRuns);
   const concurrency = await measureConcurrency(api, { from, to }, options);
   for (const hourly of [true, false]) {
     progress(`raw rows in chDB, ${granularity(hourly)}`);

@@ -12,8 +12,8 @@ import { ServiceProcess } from '../support/service-process';
 import { customBody, trunkBody } from '../support/trunk-requests';
 import { GatewaySettings, optionsStatus, startGateway } from '../../bench/lib/sip/gateway';
 import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
-import { CallResult, CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
-import { listedCalls, logged, succeeded, trunkRejections } from './support/records';
+import { CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
+import { gatewayReport, listedCalls, logged, succeeded, trunkRejections } from './support/records';
 import { startHoldingProxy } from './support/holding-proxy';
 import { caFileOf, provision, SIP_DOMAIN, startTrunkline, TrunklineSettings } from './support/trunkline';
 
@@ -56,23 +56,6 @@ describe('the reference SIP gateway at its edges', () => {
   const restartGateway = async (ready: GatewaySettings['ready']) => {
     await gateway.stop(20_000);
     gateway = await startGateway(group, { ...gatewaySettings, ready });
-  };
-  /**
-   * SIPp's verdict; when a call went wrong, with whether the gateway is still running and its last
-   * log lines (a gateway that stopped answering shows why there, not in SIPp's screen).
-   */
-  const ok = (run: CallResult) => {
-    try {
-      succeeded(run);
-    } catch (error) {
-      const { exitCode, signalCode } = gateway.child;
-      const state =
-        exitCode === null && signalCode === null ? 'running' : `exited: code ${exitCode}, signal ${signalCode}`;
-      const tail = gateway.output().split('\n').slice(-60).join('\n');
-      throw new Error(`${(error as Error).message}\nthe gateway (${state}), its last log lines:\n${tail}`, {
-        cause: error,
-      });
-    }
   };
   /** The gateway's log lines since its last start that match `pattern`. */
   const gatewayLog = (pattern: RegExp) =>
@@ -129,11 +112,7 @@ describe('the reference SIP gateway at its edges', () => {
       service = await startTrunkline(group, settings);
     }
     for (let attempt = 0; attempt < 5; attempt++) if ((await optionsStatus(udpPort)) !== 0) return;
-    const { exitCode, signalCode } = gateway.child;
-    console.warn(
-      `the gateway (exit code ${exitCode}, signal ${signalCode}) answered no OPTIONS after the case; restarting it. Its last log lines:\n` +
-        gateway.output().split('\n').slice(-60).join('\n'),
-    );
+    console.warn(`no answer to OPTIONS after the case: restarting ${gatewayReport(gateway)}`);
     await restartGateway('ok');
   });
 
@@ -205,7 +184,7 @@ describe('the reference SIP gateway at its edges', () => {
     await restartGateway('ok');
     // The restarted gateway found the calls' dialogs in its state database.
     const run = await up;
-    ok(run);
+    succeeded(run, gateway);
     await expectRecordedOnce(
       line.id,
       run.calls.map((c) => c.callId),
@@ -223,7 +202,7 @@ describe('the reference SIP gateway at its edges', () => {
     service.child.kill('SIGTERM');
     await service.exited;
     const shortRun = await short;
-    ok(shortRun);
+    succeeded(shortRun, gateway);
     await gateway.stop(20_000);
     // A damaged row in the spool (a record cut short): skipped with a log line at the next start.
     execFileSync('sqlite3', [
@@ -240,7 +219,7 @@ describe('the reference SIP gateway at its edges', () => {
     // Trunkline cannot be reached: the gateway cannot look trunks up and says so.
     expect(await optionsStatus(udpPort)).toBe(503);
     const longRun = await long;
-    ok(longRun);
+    succeeded(longRun, gateway);
     service = await startTrunkline(group, settings);
     await until(
       'OPTIONS 200 once Trunkline is back',
@@ -258,7 +237,7 @@ describe('the reference SIP gateway at its edges', () => {
   it('refuses the old password, a deactivated and a deleted trunk as soon as the API call returns, and takes the new password', async () => {
     const line = await trunk();
     let password = PASSWORD;
-    ok(await calls({ user: line.sip_username, password, calls: 1, pauseMs: 0 }));
+    succeeded(await calls({ user: line.sip_username, password, calls: 1, pauseMs: 0 }), gateway);
     const trials = 20;
     let oldAccepted = 0;
     let newRefused = 0;
@@ -283,16 +262,16 @@ describe('the reference SIP gateway at its edges', () => {
 
     for (let trial = 0; trial < 3; trial++) {
       const inactive = await trunk();
-      ok(await calls({ user: inactive.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
+      succeeded(await calls({ user: inactive.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }), gateway);
       expect((await client.patch(`/v1/trunks/${inactive.id}`, { status: 'inactive' })).status).toBe(200);
       const run = await refused({ user: inactive.sip_username, password: PASSWORD });
-      ok(run);
+      succeeded(run, gateway);
       expect(logged(run, 'REFUSED')[0][2]).toBe('403');
 
       const deleted = await trunk();
-      ok(await calls({ user: deleted.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }));
+      succeeded(await calls({ user: deleted.sip_username, password: PASSWORD, calls: 1, pauseMs: 0 }), gateway);
       expect((await client.delete(`/v1/trunks/${deleted.id}`)).status).toBe(204);
-      ok(await refused({ user: deleted.sip_username, password: PASSWORD }));
+      succeeded(await refused({ user: deleted.sip_username, password: PASSWORD }), gateway);
     }
   });
 
@@ -305,8 +284,8 @@ describe('the reference SIP gateway at its edges', () => {
       refused({ user: busy.sip_username, password: PASSWORD }),
       refused({ user: down.sip_username, password: PASSWORD }),
     ]);
-    ok(busyRun);
-    ok(downRun);
+    succeeded(busyRun, gateway);
+    succeeded(downRun, gateway);
     // What the carrier got (SIPp logs the final code).
     expect(logged(busyRun, 'REFUSED')[0][2]).toBe('486');
     expect(logged(downRun, 'REFUSED')[0][2]).toBe('500');
@@ -349,7 +328,7 @@ describe('the reference SIP gateway at its edges', () => {
       },
     });
     const run = await calls({ user, password: PASSWORD, calls: 4, rate: 10, pauseMs: 100, gatewayPort: port });
-    ok(run);
+    succeeded(run, small);
     const dropped = () =>
       small
         .output()
@@ -375,7 +354,7 @@ describe('the reference SIP gateway at its edges', () => {
     ]);
     const tcpOnlyPort = await freePort();
     // A gateway given only a TCP socket (it adds UDP on the same address and port for agents).
-    await startGateway(group, {
+    const tcpOnly = await startGateway(group, {
       ...gatewaySettings,
       // OPTIONS probes reach it on the UDP socket run.sh adds beside the TCP one.
       sipPort: tcpOnlyPort,
@@ -403,7 +382,7 @@ describe('the reference SIP gateway at its edges', () => {
         gatewayPort: tunnelPort,
       }),
     ]);
-    runs.forEach(succeeded);
+    for (const run of runs) succeeded(run, gateway);
     const alone = await calls({
       user: line.sip_username,
       password: PASSWORD,
@@ -412,7 +391,7 @@ describe('the reference SIP gateway at its edges', () => {
       transport: 't1',
       gatewayPort: tcpOnlyPort,
     });
-    ok(alone);
+    succeeded(alone, tcpOnly);
     await tunnel.stop();
     await until('the 8 records', async () => (await listed(line.id)).length === 8, SETTLE_DEADLINE_MS);
   });
@@ -438,14 +417,17 @@ describe('the reference SIP gateway at its edges', () => {
       await until('the four lookups held', async () => proxy.held() === 4, SETTLE_DEADLINE_MS);
       // Meanwhile the gateway answers OPTIONS and completes another trunk's calls.
       expect(await optionsStatus(slowPort)).toBe(200);
-      ok(await calls({ user: other.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, gatewayPort: slowPort }));
+      succeeded(
+        await calls({ user: other.sip_username, password: PASSWORD, calls: 2, pauseMs: 200, gatewayPort: slowPort }),
+        slowGateway,
+      );
       expect(await optionsStatus(slowPort)).toBe(200);
       expect(proxy.held()).toBe(4);
       expect(slowDone).toBe(false);
       // Trunkline answers: the held INVITEs go on to their agent.
       proxy.release();
       const run = await slowCalls;
-      ok(run);
+      succeeded(run, slowGateway);
       expect(run.calls).toHaveLength(4);
       await until(
         'the records of both trunks',
@@ -494,7 +476,7 @@ describe('the reference SIP gateway at its edges', () => {
       // Trunkline answers: the held lookups and then the queued ones go on to their agent.
       proxy.release();
       const run = await admitted;
-      ok(run);
+      succeeded(run, queueing);
       expect(run.calls).toHaveLength(4);
     } finally {
       proxy.release();
@@ -522,8 +504,8 @@ describe('the reference SIP gateway at its edges', () => {
       }),
       calls({ user: line.sip_username, password: PASSWORD, calls: 10, rate: 10, pauseMs: 500 }),
     ]);
-    ok(scan);
-    ok(carrier);
+    succeeded(scan, gateway);
+    succeeded(carrier, gateway);
     // The first BAN_FAILURES made-up names were refused; the last of them banned the source,
     // whose later INVITEs were dropped without an answer (and never looked up). INVITEs already
     // being looked up when the ban began are refused as before: a few at most, at 20 a second.
@@ -568,7 +550,7 @@ describe('the reference SIP gateway at its edges', () => {
         service: line.sip_username,
         vars: { expires: '30' },
       });
-    ok(await register(PASSWORD));
+    succeeded(await register(PASSWORD), gateway);
     const stored = () =>
       execFileSync('sqlite3', [
         join(stateDir, 'registrations.sqlite'),
@@ -586,8 +568,8 @@ describe('the reference SIP gateway at its edges', () => {
 
     const rotated = await client.post(`/v1/trunks/${line.id}/rotate-password`);
     expect(rotated.status).toBe(200);
-    ok(await register(PASSWORD, 'carrier-register-refused'));
-    ok(await register(rotated.body.sip_password));
+    succeeded(await register(PASSWORD, 'carrier-register-refused'), gateway);
+    succeeded(await register(rotated.body.sip_password), gateway);
   });
 });
 

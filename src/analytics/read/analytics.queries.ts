@@ -19,7 +19,7 @@ export class GetAnalyticsOverview {
   ) {}
 }
 
-/** One edge's read (analytics.queries.ts, `planEdge`). */
+/** One edge's read, as `planEdge` works it out. */
 interface EdgePlan {
   edge: 1 | 2;
   key: string;

@@ -1,9 +1,23 @@
 import { ApiClient } from '../../support/http-client';
+import type { Spawned } from '../../../bench/lib/sip/processes';
 import { CallResult } from '../../../bench/lib/sip/sipp';
 
-/** SIPp exits 0 when every call went as its scenario expects; otherwise its errors say why. */
-export function succeeded(run: CallResult): void {
-  if (run.exitCode !== 0) throw new Error(`SIPp exited ${run.exitCode}:\n${run.output.slice(-4000)}`);
+/**
+ * SIPp exits 0 when every call went as its scenario expects; otherwise its errors say why, and,
+ * given the gateway the calls went to, whether it still runs and its last log lines (a gateway
+ * that stopped answering shows why there, not in SIPp's screen).
+ */
+export function succeeded(run: CallResult, gateway?: Spawned): void {
+  if (run.exitCode === 0) return;
+  const sipp = `SIPp exited ${run.exitCode}:\n${run.output.slice(-4000)}`;
+  throw new Error(gateway ? `${sipp}\n${gatewayReport(gateway)}` : sipp);
+}
+
+/** Whether a gateway still runs, and its last 60 log lines. */
+export function gatewayReport(gateway: Spawned): string {
+  const { exitCode, signalCode } = gateway.child;
+  const state = exitCode === null && signalCode === null ? 'running' : `exited: code ${exitCode}, signal ${signalCode}`;
+  return `the gateway (${state}), its last log lines:\n${gateway.output().split('\n').slice(-60).join('\n')}`;
 }
 
 /** A trunk's calls as GET /v1/calls lists them (every page). */
