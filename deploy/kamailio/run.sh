@@ -44,9 +44,15 @@ create() {
 create "$state/dialogs.sqlite" "$schemas/standard-create.sql" "$schemas/dialog-create.sql"
 create "$state/registrations.sqlite" "$schemas/standard-create.sql" "$schemas/usrloc-create.sql"
 create "$state/spool.sqlite" "$here/spool.sql"
+create "$state/defences.sqlite" "$schemas/standard-create.sql" "$here/defences.sql"
+# Kamailio 5.6's htable writes a table back at stop only if it loaded at least one row at start
+# (an empty table leaves it unmarked): a placeholder row that matches no address keeps it written.
+sqlite3 "$state/defences.sqlite" "INSERT INTO trusted (key_name, key_type, value_type, key_value)
+  SELECT '-', 0, 1, '0' WHERE NOT EXISTS (SELECT 1 FROM trusted WHERE key_name = '-')"
 export GATEWAY_DIALOG_DB="sqlite:///$state/dialogs.sqlite"
 export GATEWAY_REGISTRATIONS_DB="sqlite:///$state/registrations.sqlite"
 export GATEWAY_SPOOL_DB="sqlite:///$state/spool.sqlite"
+export GATEWAY_DEFENCES_DB="sqlite:///$state/defences.sqlite"
 
 # Listen sockets. Agents are reached over UDP unless their sip_target names another transport,
 # so a gateway that takes carriers over TCP or TLS only also listens on UDP at the same address

@@ -52,6 +52,10 @@ describe('the reference SIP gateway at its edges', () => {
     runCalls(group, dir, { scenario: 'carrier-refused', gatewayPort: udpPort, calls: 1, ...run });
   const listed = (trunkId: string) => listedCalls(client, trunkId);
   const rejections = (trunkId: string) => trunkRejections(client, trunkId);
+  /** The gateway's rejections of requests from `source`, as its key lists them. */
+  const gatewayRejections = async (source: string) =>
+    (await client.withKey(gatewayKey).get(`/v1/gateway/rejections?source_address=${source}&limit=100`)).body
+      .rejections as any[];
   /** SIGTERM, then the same gateway again on the same sockets and state directory. */
   const restartGateway = async (ready: GatewaySettings['ready']) => {
     await gateway.stop(20_000);
@@ -513,9 +517,6 @@ describe('the reference SIP gateway at its edges', () => {
     expect(answered).toBeGreaterThanOrEqual(BAN_FAILURES);
     expect(logged(scan, 'UNANSWERED').length).toBe(names.length - answered);
     expect(answered).toBeLessThanOrEqual(names.length / 2);
-    const gatewayRejections = async (source: string) =>
-      (await client.withKey(gatewayKey).get(`/v1/gateway/rejections?source_address=${source}&limit=100`)).body
-        .rejections as any[];
     await until(
       "the scanner's rejections",
       async () => (await gatewayRejections('127.0.0.3')).length === answered + 1,
@@ -536,6 +537,48 @@ describe('the reference SIP gateway at its edges', () => {
       async () => (await gatewayRejections('127.0.0.4')).some((r) => r.reason === 'source_banned'),
       SETTLE_DEADLINE_MS,
     );
+  });
+
+  it("counts neither a request's retransmissions nor, after a restart, a source it trusted before toward a flood", async () => {
+    // From an address of its own, an INVITE with credentials for a name no trunk has, then the very
+    // same datagram again, 4 × FLOOD_REQUESTS copies in all within one 2 s sample (a carrier
+    // retransmitting through a slow moment): its transaction answers every copy, none counts toward
+    // a flood (pike alone would ban the source by 3 × FLOOD_REQUESTS + 1), and its one refusal is
+    // reported once.
+    const retransmitter = '127.0.0.5';
+    const user = `nosuch-${Date.now().toString(36)}`;
+    const copies = 4 * FLOOD_REQUESTS;
+    const answers = await udpBurst(
+      retransmitter,
+      udpPort,
+      (local) => Array<string>(copies).fill(inviteRequest(retransmitter, local, udpPort, user)),
+      5,
+    );
+    expect(answers.length).toBeGreaterThan(3 * FLOOD_REQUESTS + 1);
+    expect(answers).toContain('SIP/2.0 403 Forbidden');
+    expect(answers.filter((a) => !/^SIP\/2\.0 (100 Trying|403 Forbidden)$/.test(a))).toEqual([]);
+    expect(await floodOptions(retransmitter, udpPort, 1)).toBe(1);
+    await until(
+      "the retransmitted INVITE's rejection",
+      async () => (await gatewayRejections(retransmitter)).length > 0,
+      SETTLE_DEADLINE_MS,
+    );
+    await sleep(1000);
+    expect((await gatewayRejections(retransmitter)).map((r) => r.reason)).toEqual(['unknown_user']);
+
+    // A source whose credentials were accepted stays trusted across a restart: a burst of 4 ×
+    // FLOOD_REQUESTS requests right after it is answered in full, and nothing is banned.
+    const line = await trunk();
+    const carrier = '127.0.0.6';
+    succeeded(
+      await calls({ user: line.sip_username, password: PASSWORD, calls: 1, pauseMs: 0, localIp: carrier }),
+      gateway,
+    );
+    await restartGateway('ok');
+    expect(await floodOptions(carrier, udpPort, 4 * FLOOD_REQUESTS, 5)).toBeGreaterThan(3 * FLOOD_REQUESTS + 1);
+    expect(await floodOptions(carrier, udpPort, 1)).toBe(1);
+    expect(gatewayLog(/banned/)).toEqual([]);
+    expect((await gatewayRejections(carrier)).map((r) => r.reason)).toEqual([]);
   });
 
   it('registers a trunk with its digest credentials, keeps the registration with its expiry, and takes only the new password after a rotation', async () => {
@@ -585,34 +628,74 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Sends `count` OPTIONS from `localIp` as fast as it can; resolves with how many were answered. */
-function floodOptions(localIp: string, port: number, count: number): Promise<number> {
+/** An OPTIONS from `localIp`:`local` to the gateway on 127.0.0.1:port, `tag` making it a request of its own. */
+function optionsRequest(localIp: string, local: number, port: number, tag: string): string {
+  return [
+    `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0`,
+    `Via: SIP/2.0/UDP ${localIp}:${local};branch=z9hG4bK${tag}`,
+    'Max-Forwards: 70',
+    `From: <sip:probe@${localIp}>;tag=${tag}`,
+    `To: <sip:ping@127.0.0.1:${port}>`,
+    `Call-ID: ${tag}@${localIp}`,
+    'CSeq: 1 OPTIONS',
+    'Content-Length: 0',
+    '',
+    '',
+  ].join('\r\n');
+}
+
+/** An INVITE from `localIp`:`local` with digest credentials for `user` (a made-up response: refused once looked up). */
+function inviteRequest(localIp: string, local: number, port: number, user: string): string {
+  const tag = Math.random().toString(36).slice(2);
+  return [
+    `INVITE sip:100@127.0.0.1:${port} SIP/2.0`,
+    `Via: SIP/2.0/UDP ${localIp}:${local};branch=z9hG4bK${tag}`,
+    'Max-Forwards: 70',
+    `From: <sip:${user}@${SIP_DOMAIN}>;tag=${tag}`,
+    `To: <sip:100@${SIP_DOMAIN}>`,
+    `Call-ID: ${tag}@${localIp}`,
+    'CSeq: 2 INVITE',
+    `Contact: <sip:${user}@${localIp}:${local}>`,
+    `Proxy-Authorization: Digest username="${user}", realm="${SIP_DOMAIN}", nonce="0", uri="sip:100@127.0.0.1:${port}", response="${'0'.repeat(32)}"`,
+    'Content-Length: 0',
+    '',
+    '',
+  ].join('\r\n');
+}
+
+/**
+ * Sends the requests `build` makes (given the local UDP port) from `localIp` to the gateway, one
+ * every `gapMs` (0: all at once); resolves with the status line of every answer received within
+ * 2 s of the last.
+ */
+function udpBurst(localIp: string, port: number, build: (local: number) => string[], gapMs = 0): Promise<string[]> {
   return new Promise((resolve) => {
     const socket = createSocket('udp4');
-    let answered = 0;
-    socket.on('message', () => answered++);
-    socket.bind(0, localIp, () => {
-      const local = socket.address().port;
-      for (let i = 0; i < count; i++) {
-        const tag = `${i}x${Math.random().toString(36).slice(2)}`;
-        const request = [
-          `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0`,
-          `Via: SIP/2.0/UDP ${localIp}:${local};branch=z9hG4bK${tag}`,
-          'Max-Forwards: 70',
-          `From: <sip:flood@${localIp}>;tag=${tag}`,
-          `To: <sip:ping@127.0.0.1:${port}>`,
-          `Call-ID: ${tag}@${localIp}`,
-          'CSeq: 1 OPTIONS',
-          'Content-Length: 0',
-          '',
-          '',
-        ].join('\r\n');
+    const answers: string[] = [];
+    socket.on('message', (message) => answers.push(message.toString().split('\r\n')[0]));
+    socket.bind(0, localIp, async () => {
+      for (const request of build(socket.address().port)) {
         socket.send(request, port, '127.0.0.1');
+        if (gapMs > 0) await sleep(gapMs);
       }
       setTimeout(() => {
         socket.close();
-        resolve(answered);
+        resolve(answers);
       }, 2000);
     });
   });
+}
+
+/** Sends `count` OPTIONS from `localIp`, `gapMs` apart (0: as fast as it can); resolves with how many were answered. */
+async function floodOptions(localIp: string, port: number, count: number, gapMs = 0): Promise<number> {
+  const answers = await udpBurst(
+    localIp,
+    port,
+    (local) =>
+      Array.from({ length: count }, (_, i) =>
+        optionsRequest(localIp, local, port, `${i}x${Math.random().toString(36).slice(2)}`),
+      ),
+    gapMs,
+  );
+  return answers.length;
 }
