@@ -120,6 +120,19 @@ export function keyVaultContract(
       expect(await vault().get(b)).toBe(keyB);
     });
 
+    it('answers each of many concurrent gets for its own owner, the same owner asked twice alike', async () => {
+      const [kept, keptKey, destroyed, never] = [owner(), wrapped(), owner(), owner()];
+      await vault().put(kept, keptKey);
+      await vault().put(destroyed, wrapped());
+      await vault().destroy(destroyed);
+      const others = Array.from({ length: 1_010 }, () => owner());
+      const asked = [kept, destroyed, never, kept, ...others, destroyed];
+      const answers = await Promise.all(asked.map((id) => vault().get(id)));
+      expect(answers.slice(0, 4)).toEqual([keptKey, 'destroyed', null, keptKey]);
+      expect(answers.slice(4, -1).every((answer) => answer === null)).toBe(true);
+      expect(answers.at(-1)).toBe('destroyed');
+    });
+
     it('lets exactly one of several concurrent puts of different keys win', async () => {
       const id = owner();
       const keys = [wrapped(), wrapped(), wrapped(), wrapped()];

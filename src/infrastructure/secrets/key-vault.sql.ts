@@ -29,16 +29,17 @@ export interface DataKeyRow {
   destroyed_at: Date | string | null;
 }
 
-/** Returns a row only when this call stored the key; otherwise the caller compares with selectKey. */
+/** Returns a row only when this call stored the key; otherwise the caller compares with what get() reads. */
 export const insertKey = statement<{ ownerId: string; wrappedKey: string }, { owner_id: string }>(
   `INSERT INTO data_keys (owner_id, wrapped_key) VALUES ($1, $2)
      ON CONFLICT (owner_id) DO NOTHING RETURNING owner_id`,
   (p) => [p.ownerId, p.wrappedKey],
 );
 
-export const selectKey = statement<{ ownerId: string }, DataKeyRow>(
-  'SELECT wrapped_key, destroyed_at FROM data_keys WHERE owner_id = $1',
-  (p) => [p.ownerId],
+/** The rows of several owners at once (those that have one); a primary-key lookup per owner. */
+export const selectKeys = statement<{ ownerIds: readonly string[] }, DataKeyRow & { owner_id: string }>(
+  'SELECT owner_id, wrapped_key, destroyed_at FROM data_keys WHERE owner_id = ANY($1::text[])',
+  (p) => [p.ownerIds],
 );
 
 /**
