@@ -20,9 +20,8 @@ export class BatchView implements ProjectionView, Prefetcher {
   constructor(private readonly store: ReadModelStore) {}
 
   async get(key: string): Promise<string | null> {
-    const written = this.pending.get(key);
-    if (written !== undefined) return written && written.value;
-    if (this.before.has(key)) return this.before.get(key)!;
+    const known = this.known(key);
+    if (known !== undefined) return known;
     const value = await this.store.get(key);
     this.before.set(key, value);
     return value;
@@ -36,6 +35,12 @@ export class BatchView implements ProjectionView, Prefetcher {
       chunk.forEach((key, j) => this.before.set(key, values[j]));
     }
     return keys.map((key) => this.before.get(key)!);
+  }
+
+  known(key: string): string | null | undefined {
+    const written = this.pending.get(key);
+    if (written !== undefined) return written && written.value;
+    return this.before.get(key);
   }
 
   written(key: string): WriteOp | null | undefined {

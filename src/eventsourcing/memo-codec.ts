@@ -21,10 +21,23 @@ export class RecordMemo<T> {
   constructor(private readonly codec: ReadModelCodec<T>) {}
 
   async read(view: ProjectionView, key: string): Promise<T | null> {
+    const known = this.known(view, key);
+    return known !== undefined ? known : this.decode(key, await view.get(key));
+  }
+
+  /** The record as read() would give it, when the batch has it without a read; undefined otherwise. */
+  known(view: ProjectionView, key: string): T | null | undefined {
     const op = view.written?.(key);
     if (op === null) return null;
     if (op instanceof LazySet && op.codec === this.codec) return op.view as T;
-    return this.decode(key, await view.get(key));
+    const raw = view.known?.(key);
+    return raw === undefined ? undefined : this.decode(key, raw);
+  }
+
+  /** `then` of the record at `key`: at once when the batch has it, after its read otherwise. */
+  with<R>(view: ProjectionView, key: string, then: (record: T | null) => R | Promise<R>): R | Promise<R> {
+    const known = this.known(view, key);
+    return known !== undefined ? then(known) : this.read(view, key).then(then);
   }
 
   /** The record whose text `raw` is stored at `key` (read ahead by a prefetch). */

@@ -107,12 +107,17 @@ export class ProjectionRunner extends CheckpointedFollower {
     const view = new BatchView(this.store);
     await Promise.all(this.projections.map((projection) => projection.prefetch?.(batch, view)));
     const ops: WriteOp[] = [];
-    for (const event of batch) {
-      for (const projection of this.projectionsFor(event.type)) {
-        const writes = await projection.apply(event, view);
-        for (const write of writes) {
-          view.record(write);
-          ops.push(write);
+    // Indexed loops: iterators held across an await are allocated, one per loop per event.
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i];
+      const route = this.projectionsFor(event.type);
+      for (let j = 0; j < route.length; j++) {
+        const applied = route[j].apply(event, view);
+        // Most events apply from what the batch already holds: no await, no microtask each.
+        const writes = Array.isArray(applied) ? applied : await applied;
+        for (let k = 0; k < writes.length; k++) {
+          view.record(writes[k]);
+          ops.push(writes[k]);
         }
       }
     }

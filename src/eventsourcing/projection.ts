@@ -9,6 +9,11 @@ export interface ProjectionView {
   get(key: string): Promise<string | null>;
   /** The set (or null: the del) this batch last wrote at `key`; undefined when it wrote none. */
   written?(key: string): WriteOp | null | undefined;
+  /**
+   * What get() would answer, when the batch has it without a read (its own writes, what it read
+   * or prefetched); undefined otherwise. Lets apply answer without awaiting anything.
+   */
+  known?(key: string): string | null | undefined;
 }
 
 /** What a projection's prefetch may ask for: values as the store holds them before the batch. */

@@ -67,37 +67,19 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
           void ha1(e.data.trunk_id, e.data.sip_username, e.data.sip_password).catch(() => undefined);
       await prefetchViews(trunkEvents, reader);
     },
-    async apply(event: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+    // Not async: an update whose records the batch already holds (most) applies without a promise.
+    apply(event: StoredEvent, view: ProjectionView): WriteOp[] | Promise<WriteOp[]> {
       if (!isTrunkEvent(event)) return [];
       switch (event.type) {
-        case 'TrunkCreated':
-          return created(event.data, await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password));
+        case 'TrunkCreated': {
+          const d = event.data;
+          return ha1(d.trunk_id, d.sip_username, d.sip_password).then((digest) => created(d, digest));
+        }
         case 'TrunkUpdated':
           return updated(event.data, view);
         case 'SipPasswordRotated': {
-          const trunk = await trunkViewCodec.read(view, trunkKeys.trunk(event.data.trunk_id));
-          const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(event.data.sip_username));
-          const ops: WriteOp[] = [];
-          if (trunk)
-            ops.push(
-              trunkViewCodec.set(trunkKeys.trunk(trunk.id), {
-                ...trunk,
-                updated_at: event.data.rotated_at,
-                password_rotated_at: event.data.rotated_at,
-              }),
-            );
-          if (gateway && gateway.trunk_id === event.data.trunk_id) {
-            ops.push(
-              ...gatewayWrite(
-                {
-                  ...gateway,
-                  ha1: await ha1(event.data.trunk_id, event.data.sip_username, event.data.sip_password),
-                },
-                event.data.rotated_at,
-              ),
-            );
-          }
-          return ops;
+          const d = event.data;
+          return rotated(d, view, () => ha1(d.trunk_id, d.sip_username, d.sip_password));
         }
         case 'TrunkDeleted':
           return deleted(event.data, view);
@@ -148,17 +130,16 @@ function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], diges
   ];
 }
 
+type Change = Pick<Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'], 'trunk_id' | 'account_id' | 'updated_at'> & {
+  changes: Omit<Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data']['changes'], 'status'> & { status?: TrunkStatus };
+};
+
 /** A configuration change, or a status change of the trunk's health (the same writes). */
-async function updated(
-  d: Pick<Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data'], 'trunk_id' | 'account_id' | 'updated_at'> & {
-    changes: Omit<Extract<TrunkEvent, { type: 'TrunkUpdated' }>['data']['changes'], 'status'> & {
-      status?: TrunkStatus;
-    };
-  },
-  view: ProjectionView,
-): Promise<WriteOp[]> {
-  const before = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
-  if (!before) return [];
+function updated(d: Change, view: ProjectionView): WriteOp[] | Promise<WriteOp[]> {
+  return trunkViewCodec.with(view, trunkKeys.trunk(d.trunk_id), (before) => (before ? changed(d, before, view) : []));
+}
+
+function changed(d: Change, before: TrunkView, view: ProjectionView): WriteOp[] | Promise<WriteOp[]> {
   const { wiring, ...fields } = d.changes;
   const after: TrunkView = {
     ...before,
@@ -173,9 +154,32 @@ async function updated(
     ops.push({ op: 'zrem', key: trunkKeys.byAccountAndStatus(d.account_id, before.status), member: d.trunk_id });
     ops.push({ op: 'zadd', key: trunkKeys.byAccountAndStatus(d.account_id, after.status), score, member: d.trunk_id });
   }
-  const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(before.sip_username));
+  return gatewayRecordCodec.with(view, trunkKeys.gateway(before.sip_username), (gateway) => {
+    if (gateway && gateway.trunk_id === d.trunk_id)
+      ops.push(...gatewayWrite(gatewayOf(after, gateway.ha1), d.updated_at));
+    return ops;
+  });
+}
+
+/** A new SIP password: the view's times, and the gateway record's HA1 (`digest`: decrypts it). */
+async function rotated(
+  d: Extract<TrunkEvent, { type: 'SipPasswordRotated' }>['data'],
+  view: ProjectionView,
+  digest: () => Promise<string | null>,
+): Promise<WriteOp[]> {
+  const trunk = await trunkViewCodec.read(view, trunkKeys.trunk(d.trunk_id));
+  const gateway = await gatewayRecordCodec.read(view, trunkKeys.gateway(d.sip_username));
+  const ops: WriteOp[] = [];
+  if (trunk)
+    ops.push(
+      trunkViewCodec.set(trunkKeys.trunk(trunk.id), {
+        ...trunk,
+        updated_at: d.rotated_at,
+        password_rotated_at: d.rotated_at,
+      }),
+    );
   if (gateway && gateway.trunk_id === d.trunk_id)
-    ops.push(...gatewayWrite(gatewayOf(after, gateway.ha1), d.updated_at));
+    ops.push(...gatewayWrite({ ...gateway, ha1: await digest() }, d.rotated_at));
   return ops;
 }
 

@@ -19,19 +19,26 @@ export const webhookDeliveriesProjection: Projection = {
   name: 'webhook-deliveries',
   // Outcomes of its own deliveries, and the source events that become webhook events.
   types: [...isWebhookDeliveryEvent.types, ...isSourceEvent.types],
-  async apply(stored: StoredEvent, view: ProjectionView): Promise<WriteOp[]> {
+  apply(stored: StoredEvent, view: ProjectionView): WriteOp[] | Promise<WriteOp[]> {
     if (isWebhookDeliveryEvent(stored)) return recordOutcome(view, stored);
-    const subscriptions = await subscriptionsOf(view, sourceAccountOf(stored));
-    // Most accounts have no endpoint: their events are not even turned into webhook events.
-    if (subscriptions.length === 0) return [];
-    const ops: WriteOp[] = [];
-    for (const event of webhookEventsOf(stored)) {
-      for (const sub of subscriptions) if (receives(sub, event)) ops.push(...(await schedule(view, event, sub.id)));
-    }
-    return ops;
+    const accountId = sourceAccountOf(stored);
+    // Most accounts have no endpoint: their events are not even turned into webhook events (and
+    // after the batch's prefetch, that is known without awaiting a read).
+    if (accountId === null || view.known?.(webhookKeys.subscriptions(accountId)) === null) return [];
+    return deliveriesOf(stored, accountId, view);
   },
   prefetch,
 };
+
+async function deliveriesOf(stored: StoredEvent, accountId: string, view: ProjectionView): Promise<WriteOp[]> {
+  const subscriptions = await subscriptionsOf(view, accountId);
+  if (subscriptions.length === 0) return [];
+  const ops: WriteOp[] = [];
+  for (const event of webhookEventsOf(stored)) {
+    for (const sub of subscriptions) if (receives(sub, event)) ops.push(...(await schedule(view, event, sub.id)));
+  }
+  return ops;
+}
 
 /**
  * The batch's reads in two MGETs instead of a GET per account and per delivery: the subscription
@@ -66,8 +73,7 @@ async function prefetch(events: readonly StoredEvent[], reader: Prefetcher): Pro
   await reader.load(deliveries);
 }
 
-async function subscriptionsOf(view: ProjectionView, accountId: string | null): Promise<Subscription[]> {
-  if (accountId === null) return [];
+async function subscriptionsOf(view: ProjectionView, accountId: string): Promise<Subscription[]> {
   return subscriptionsCodec.decode(await view.get(webhookKeys.subscriptions(accountId))) ?? [];
 }
 

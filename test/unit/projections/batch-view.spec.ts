@@ -77,6 +77,17 @@ describe('BatchView', () => {
     expect(await view.get('k')).toBeNull();
     expect(reads).toEqual([['k', 'missing']]);
   });
+
+  it('knows without a read what it loaded and what the batch wrote, and nothing else', async () => {
+    const store = new MemoryReadModelStore();
+    await store.write([{ op: 'set', key: 'k', value: 'stored' }]);
+    const view = new BatchView(store);
+    await view.load(['k', 'missing']);
+    expect([view.known('k'), view.known('missing'), view.known('unread')]).toEqual(['stored', null, undefined]);
+    view.record({ op: 'set', key: 'unread', value: 'new' });
+    view.record({ op: 'del', key: 'k' });
+    expect([view.known('k'), view.known('unread')]).toEqual([null, 'new']);
+  });
 });
 
 describe('RecordMemo', () => {
@@ -107,6 +118,22 @@ describe('RecordMemo', () => {
     } finally {
       parse.mockRestore();
     }
+  });
+
+  it('gives a record the batch holds at once, and one it does not after reading it', async () => {
+    const store = new MemoryReadModelStore();
+    await store.write([{ op: 'set', key: 'stored', value: '{"name":"stored"}' }]);
+    const view = new BatchView(store);
+    const record = { name: 'written' };
+    view.record(memo.set('w', record));
+    view.record({ op: 'del', key: 'gone' });
+    const name = (r: { name: string } | null) => r?.name ?? null;
+    expect(memo.with(view, 'w', name)).toBe('written');
+    expect(memo.with(view, 'gone', name)).toBeNull();
+    const read = memo.with(view, 'stored', name);
+    expect(read).toBeInstanceOf(Promise);
+    expect(await read).toBe('stored');
+    expect(memo.with(view, 'stored', name)).toBe('stored');
   });
 
   it('still refuses a stored record that is not of its shape', async () => {
