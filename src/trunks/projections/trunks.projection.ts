@@ -97,13 +97,22 @@ export function trunksProjection(secrets: SecretReader, sipDomain: string): Proj
 
 /** The trunk views and gateway records the batch's changes will read, in two MGETs. */
 async function prefetchViews(events: TrunkEvent[], reader: Prefetcher): Promise<void> {
-  const changes = events.filter((e) => e.type !== 'TrunkCreated');
-  const keys = changes.map((e) => trunkKeys.trunk(e.data.trunk_id));
+  // By trunk, not by event: a page holds several changes of most of its trunks.
+  const [trunks, unnamed, usernames] = [new Set<string>(), new Set<string>(), new Set<string>()];
+  for (const e of events) {
+    if (e.type === 'TrunkCreated') continue;
+    trunks.add(e.data.trunk_id);
+    if ('sip_username' in e.data) usernames.add(e.data.sip_username);
+    else unnamed.add(e.data.trunk_id);
+  }
+  const ids = [...trunks];
+  const keys = ids.map(trunkKeys.trunk);
   const views = await reader.load(keys);
-  const usernames = changes.map((e, i) =>
-    'sip_username' in e.data ? e.data.sip_username : trunkViewCodec.decode(keys[i], views[i])?.sip_username,
-  );
-  await reader.load(usernames.filter((u): u is string => u !== undefined).map(trunkKeys.gateway));
+  ids.forEach((id, i) => {
+    const username = unnamed.has(id) ? trunkViewCodec.decode(keys[i], views[i])?.sip_username : undefined;
+    if (username !== undefined) usernames.add(username);
+  });
+  await reader.load([...usernames].map(trunkKeys.gateway));
 }
 
 function created(d: Extract<TrunkEvent, { type: 'TrunkCreated' }>['data'], digest: string | null): WriteOp[] {
