@@ -13,11 +13,22 @@ export function succeeded(run: CallResult, gateway?: Spawned): void {
   throw new Error(gateway ? `${sipp}\n${gatewayReport(gateway)}` : sipp);
 }
 
-/** Whether a gateway still runs, and its last 60 log lines. */
+/**
+ * Whether a gateway still runs, and its last 60 log lines; for a gateway that exited, also the 60
+ * lines before it began to stop (a Kamailio whose child process dies stops every other one: its
+ * last lines are the shutdown, the lines before it say why).
+ */
 export function gatewayReport(gateway: Spawned): string {
   const { exitCode, signalCode } = gateway.child;
-  const state = exitCode === null && signalCode === null ? 'running' : `exited: code ${exitCode}, signal ${signalCode}`;
-  return `the gateway (${state}), its last log lines:\n${gateway.output().split('\n').slice(-60).join('\n')}`;
+  const running = exitCode === null && signalCode === null;
+  const state = running ? 'running' : `exited: code ${exitCode}, signal ${signalCode}`;
+  const lines = gateway.output().split('\n');
+  const stopping = lines.findIndex((line) => /signal 15 received/.test(line));
+  const before =
+    !running && stopping > 0
+      ? `\nits log before it began to stop:\n${lines.slice(Math.max(0, stopping - 60), stopping).join('\n')}`
+      : '';
+  return `the gateway (${state})${before}\nits last log lines:\n${lines.slice(-60).join('\n')}`;
 }
 
 /** A trunk's calls as GET /v1/calls lists them (every page). */
