@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
+import { ChildProcess, spawn, SpawnOptions, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 
 /** A child process of the suite, with the tail of what it printed. */
@@ -42,10 +42,15 @@ export class ProcessGroup {
       child,
       output: () => output,
       exited,
-      stop: async (graceMs = 5000) => {
+      stop: async (graceMs = 20_000) => {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          // Past the grace, its own children first: a Kamailio main process killed alone leaves its
+          // children orphaned, and they can hang on a lock it held (the suite would never end).
+          const timer = setTimeout(() => {
+            spawnSync('pkill', ['-KILL', '-P', String(child.pid)]);
+            child.kill('SIGKILL');
+          }, graceMs);
           await exited;
           clearTimeout(timer);
         }
