@@ -10,7 +10,7 @@ import { freePort, until } from '../support/free-port';
 import { ApiClient } from '../support/http-client';
 import { ServiceProcess } from '../support/service-process';
 import { customBody, trunkBody } from '../support/trunk-requests';
-import { GatewaySettings, optionsStatus, startGateway } from '../../bench/lib/sip/gateway';
+import { GatewaySettings, optionsRequest, optionsStatus, startGateway } from '../../bench/lib/sip/gateway';
 import { freeUdpPort, ProcessGroup, sleep, Spawned } from '../../bench/lib/sip/processes';
 import { CallRun, recordIdOf, runCalls, startAgent } from '../../bench/lib/sip/sipp';
 import { gatewayReport, listedCalls, logged, succeeded, trunkRejections } from './support/records';
@@ -626,22 +626,6 @@ function accepts(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/** An OPTIONS from `localIp`:`local` to the gateway on 127.0.0.1:port, `tag` making it a request of its own. */
-function optionsRequest(localIp: string, local: number, port: number, tag: string): string {
-  return [
-    `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0`,
-    `Via: SIP/2.0/UDP ${localIp}:${local};branch=z9hG4bK${tag}`,
-    'Max-Forwards: 70',
-    `From: <sip:probe@${localIp}>;tag=${tag}`,
-    `To: <sip:ping@127.0.0.1:${port}>`,
-    `Call-ID: ${tag}@${localIp}`,
-    'CSeq: 1 OPTIONS',
-    'Content-Length: 0',
-    '',
-    '',
-  ].join('\r\n');
 }
 
 /** An INVITE from `localIp`:`local` with digest credentials for `user` (a made-up response: refused once looked up). */

@@ -65,21 +65,24 @@ export function optionsStatus(port: number): Promise<number> {
     const timer = setTimeout(() => done(0), 500);
     socket.on('message', (message) => done(Number(/^SIP\/2\.0 (\d{3})/.exec(message.toString())?.[1] ?? 0)));
     socket.bind(0, '127.0.0.1', () => {
-      const local = socket.address().port;
-      const tag = Math.random().toString(36).slice(2);
-      const request = [
-        `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0`,
-        `Via: SIP/2.0/UDP 127.0.0.1:${local};branch=z9hG4bK${tag}`,
-        'Max-Forwards: 70',
-        `From: <sip:probe@127.0.0.1>;tag=${tag}`,
-        `To: <sip:ping@127.0.0.1:${port}>`,
-        `Call-ID: ${tag}@127.0.0.1`,
-        'CSeq: 1 OPTIONS',
-        'Content-Length: 0',
-        '',
-        '',
-      ].join('\r\n');
+      const request = optionsRequest('127.0.0.1', socket.address().port, port, Math.random().toString(36).slice(2));
       socket.send(request, port, '127.0.0.1');
     });
   });
+}
+
+/** An OPTIONS from `localIp`:`local` to the gateway on 127.0.0.1:port, `tag` making it a request of its own. */
+export function optionsRequest(localIp: string, local: number, port: number, tag: string): string {
+  return [
+    `OPTIONS sip:ping@127.0.0.1:${port} SIP/2.0`,
+    `Via: SIP/2.0/UDP ${localIp}:${local};branch=z9hG4bK${tag}`,
+    'Max-Forwards: 70',
+    `From: <sip:probe@${localIp}>;tag=${tag}`,
+    `To: <sip:ping@127.0.0.1:${port}>`,
+    `Call-ID: ${tag}@${localIp}`,
+    'CSeq: 1 OPTIONS',
+    'Content-Length: 0',
+    '',
+    '',
+  ].join('\r\n');
 }
